@@ -1,0 +1,18 @@
+"""Kernel IR, its verifier, and one renderer per language.
+
+Layer: ``_codegen``. Imports only ``_devices`` and the foundation modules.
+"""
+
+from __future__ import annotations
+
+from .ir import Kernel
+
+
+def render(kernel: Kernel, language: str) -> str:
+    """Source text of ``kernel`` in ``language`` ("ir" is the IR's own listing)."""
+    if language == "ir":
+        return str(kernel)
+    if language == "c":
+        from .c import CRenderer
+        return CRenderer().render(kernel)
+    raise ValueError(f"no renderer for language {language!r}")

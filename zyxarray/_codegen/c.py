@@ -1,0 +1,43 @@
+"""The C99 dialect for the ``cpu`` device: OpenMP for the parallel loop, cffi-callable.
+
+Layer: ``_codegen``. Imports the C-family base only.
+
+Every kernel has one signature, so one cffi declaration serves all of them::
+
+    void zx_kernel(void** restrict bufs, const int64_t* restrict ip, const double* restrict fp) {
+      const float* restrict v0 = (const float*)bufs[0];
+      ...
+      #pragma omp parallel for schedule(static) if (ip[3] != 0)
+      for (int64_t v7 = 0; v7 < v5; v7++) {
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cstyle import CStyleRenderer
+from .ir import Kernel
+
+KERNEL_NAME = "zx_kernel"
+CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
+
+
+class CRenderer(CStyleRenderer):
+    language = "c"
+
+    def signature(self, kernel: Kernel) -> list[str]:
+        return [f"void {KERNEL_NAME}(void** restrict bufs, const int64_t* restrict ip, "
+                "const double* restrict fp) {",
+                "  (void)ip; (void)fp;"]
+
+    def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
+        t = self.ctype(dtype)
+        const = "" if writable else "const "
+        return f"{const}{t}* restrict {var} = ({const}{t}*)bufs[{index}];"
+
+    def global_loop(self, var: str, start: str, end: str, kernel: Kernel) -> list[str]:
+        flag = kernel.meta.get("parallel_arg")
+        pragma = "#pragma omp parallel for schedule(static)"
+        if flag is not None:
+            pragma += f" if (ip[{flag}] != 0)"
+        return [pragma, f"for (int64_t {var} = {start}; {var} < {end}; {var}++) {{"]

@@ -1,0 +1,416 @@
+"""The C-family renderer base: IR -> C-like source, shared by C, OpenCL C, CUDA C and HIP.
+
+Layer: ``_codegen``. Imports the IR and ``c_math``; nothing from ``_lazy`` or ``_api``.
+
+A renderer is mostly data: a type map, an op-to-expression table and a few hooks a dialect
+overrides (the signature, how a ``global`` loop is written, math function names). Each
+instruction becomes one ``const`` local, so the source reads like the IR::
+
+    for (int64_t v4 = v3; v4 < v2; v4++) {
+      const float v5 = b0[v4];
+      const float v8 = (v5 * v7);
+      b1[v4] = v8;
+    }
+
+Helpers (floor division, NaN-propagating max, vectorizable exp...) are emitted in a preamble
+only when an instruction needs them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+try:
+    from . import c_math
+except ImportError:  # the math helpers module is being written; libm serves meanwhile
+    c_math = None  # type: ignore[assignment]
+from .ir import BOOL, INDEX, Instr, Kernel, Op
+
+# Integer helpers with NumPy's semantics (no traps: x86 faults on INT_MIN / -1 and on x / 0).
+_INT_HELPERS = {
+    "floordiv": """static inline {T} zx_floordiv_{S}({T} a, {T} b) {{
+  if (b == 0) return 0;
+  if ({SIGNED} && b == ({T})-1) return ({T})(0 - ({U})a);
+  {T} q = a / b;
+  if ({SIGNED} && (a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+  return q;
+}}""",
+    "mod": """static inline {T} zx_mod_{S}({T} a, {T} b) {{
+  if (b == 0 || ({SIGNED} && b == ({T})-1)) return 0;
+  {T} r = a % b;
+  if ({SIGNED} && r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}}""",
+    "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
+  if ({SIGNED} && b < 0) return a == 1 ? 1 : (a == ({T})-1 ? ((b & 1) ? ({T})-1 : 1) : 0);
+  {U} r = 1, x = ({U})a, e = ({U})b;
+  while (e) {{ if (e & 1) r *= x; x *= x; e >>= 1; }}
+  return ({T})r;
+}}""",
+    "shl": """static inline {T} zx_shl_{S}({T} a, {T} b) {{
+  return (b < 0 || ({U})b >= {BITS}) ? 0 : ({T})(({U})a << b);
+}}""",
+    "shr": """static inline {T} zx_shr_{S}({T} a, {T} b) {{
+  if (b < 0 || ({U})b >= {BITS}) return ({SIGNED} && a < 0) ? ({T})-1 : 0;
+  return ({T})(a >> b);
+}}""",
+}
+
+# Float helpers with NumPy's semantics (floor_divide and remainder follow npy_divmod).
+_FLOAT_HELPERS = {
+    "mod": """static inline {T} zx_mod_{S}({T} a, {T} b) {{
+  {T} m = fmod{F}(a, b);
+  if (b == 0) return m;
+  if (m != 0) {{ if ((b < 0) != (m < 0)) m += b; }} else m = copysign{F}(0, b);
+  return m;
+}}""",
+    "floordiv": """static inline {T} zx_floordiv_{S}({T} a, {T} b) {{
+  if (b == 0) return a / b;
+  {T} m = fmod{F}(a, b);
+  {T} d = (a - m) / b;
+  if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+  if (d == 0) return copysign{F}(0, a / b);
+  {T} f = floor{F}(d);
+  if (d - f > 0.5) f += 1;
+  return f;
+}}""",
+    "logaddexp": """static inline {T} zx_logaddexp_{S}({T} a, {T} b) {{
+  if (a == b) return a + ({T})0.6931471805599453094;
+  {T} d = a - b;
+  if (d > 0) return a + {LOG1P}({EXP}(-d));
+  if (d <= 0) return b + {LOG1P}({EXP}(d));
+  return d;
+}}""",
+    "sign": """static inline {T} zx_sign_{S}({T} a) {{
+  return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : a);
+}}""",
+}
+
+_COMPLEX_HELPERS = {
+    "lt": """static inline _Bool zx_lt_{S}({T} a, {T} b) {{
+  {R} ar = creal{F}(a), br = creal{F}(b), ai = cimag{F}(a), bi = cimag{F}(b);
+  return ar < br || (ar == br && ai < bi);
+}}""",
+    "le": """static inline _Bool zx_le_{S}({T} a, {T} b) {{
+  {R} ar = creal{F}(a), br = creal{F}(b), ai = cimag{F}(a), bi = cimag{F}(b);
+  return ar < br || (ar == br && ai <= bi);
+}}""",
+    "sign": """static inline {T} zx_sign_{S}({T} a) {{
+  {R} m = cabs{F}(a);
+  if (m != m) return CMPLX{FU}(NAN, NAN);
+  return m == 0 ? CMPLX{FU}(0, 0) : a / m;
+}}""",
+    "isnan": """static inline _Bool zx_isnan_{S}({T} a) {{
+  return isnan(creal{F}(a)) || isnan(cimag{F}(a));
+}}""",
+    "isinf": """static inline _Bool zx_isinf_{S}({T} a) {{
+  return isinf(creal{F}(a)) || isinf(cimag{F}(a));
+}}""",
+    "isfinite": """static inline _Bool zx_isfinite_{S}({T} a) {{
+  return isfinite(creal{F}(a)) && isfinite(cimag{F}(a));
+}}""",
+}
+
+
+class CStyleRenderer:
+    """IR -> source for a C-family language. Dialects override the data and a few hooks."""
+
+    language = "c"
+    types = {
+        "bool": "_Bool", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
+        "int64": "int64_t", "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t",
+        "uint64": "uint64_t", "float32": "float", "float64": "double",
+        "complex64": "float _Complex", "complex128": "double _Complex",
+    }
+    restrict = "restrict"
+    headers = ("#include <stdint.h>", "#include <math.h>")
+    complex_headers = ("#include <complex.h>",)
+
+    def __init__(self) -> None:
+        self._helpers: dict[str, str] = {}
+        self._math: set[tuple[str, str]] = set()
+        self._uses_complex = False
+
+    # -- types --------------------------------------------------------------------------------
+    def ctype(self, dtype: np.dtype) -> str:
+        return self.types[np.dtype(dtype).name]
+
+    @staticmethod
+    def suffix(dtype: np.dtype) -> str:
+        d = np.dtype(dtype)
+        return {"b": "b", "i": "i", "u": "u", "f": "f", "c": "c"}[d.kind] + str(d.itemsize * 8)
+
+    def literal(self, value: object, dtype: np.dtype) -> str:
+        d = np.dtype(dtype)
+        if d.kind == "b":
+            return "1" if value else "0"
+        if d.kind in "iu":
+            v = int(value)  # type: ignore[call-overload]
+            if d.kind == "i" and v == np.iinfo(d).min:
+                return f"(({self.ctype(d)})({v + 1}LL - 1))"
+            return f"(({self.ctype(d)}){v}{'ULL' if d.kind == 'u' else 'LL'})"
+        if d.kind == "f":
+            return self._float_literal(float(value), d)  # type: ignore[arg-type]
+        c = complex(value)  # type: ignore[arg-type]
+        part = np.dtype(np.float32 if d == np.complex64 else np.float64)
+        return (f"CMPLX{'F' if part == np.float32 else ''}("
+                f"{self._float_literal(c.real, part)}, {self._float_literal(c.imag, part)})")
+
+    def _float_literal(self, v: float, d: np.dtype) -> str:
+        f = "f" if d == np.float32 else ""
+        if math.isnan(v):
+            return f"(({self.ctype(d)})NAN)"
+        if math.isinf(v):
+            return f"(({self.ctype(d)}){'-' if v < 0 else ''}INFINITY)"
+        return f"{v!r}{f}" if "e" in repr(v) or "." in repr(v) else f"{v!r}.0{f}"
+
+    # -- helpers ------------------------------------------------------------------------------
+    def helper(self, kind: str, dtype: np.dtype) -> str:
+        """Emit (once) the helper ``kind`` for ``dtype`` and return its function name."""
+        d = np.dtype(dtype)
+        s = self.suffix(d)
+        name = f"zx_{kind}_{s}"
+        if name in self._helpers:
+            return name
+        t = self.ctype(d)
+        if d.kind in "iu":
+            bits = d.itemsize * 8
+            unsigned = self.types[f"uint{bits}"]
+            text = _INT_HELPERS[kind].format(T=t, S=s, U=unsigned, BITS=bits,
+                                             SIGNED=int(d.kind == "i"))
+        elif d.kind == "f":
+            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F="f" if d == np.float32 else "",
+                                               LOG1P=self.math("log1p", d),
+                                               EXP=self.math("exp", d))
+        else:
+            part = np.float32 if d == np.complex64 else np.float64
+            f = "f" if d == np.complex64 else ""
+            text = _COMPLEX_HELPERS[kind].format(T=t, S=s, R=self.ctype(np.dtype(part)), F=f,
+                                                 FU=f.upper())
+        self._helpers[name] = text
+        return name
+
+    def math(self, name: str, dtype: np.dtype) -> str:
+        """Name of a real math function: our vectorizable one if it exists, else libm's."""
+        d = np.dtype(dtype)
+        suffix = "f32" if d == np.float32 else "f64"
+        if c_math is not None and name in c_math.FUNCTIONS:
+            self._math.add((name, suffix))
+            return c_math.c_name(name, suffix)
+        return name + ("f" if d == np.float32 else "")
+
+    def cmath(self, name: str, dtype: np.dtype) -> str:
+        """Name of a complex math function from <complex.h>."""
+        self._uses_complex = True
+        return "c" + name + ("f" if np.dtype(dtype) == np.complex64 else "")
+
+    # -- expressions --------------------------------------------------------------------------
+    def expr(self, ins: Instr, a: list[str], dts: list[np.dtype]) -> str:
+        """The C expression of one ALU instruction, given its operands' expressions."""
+        op, d = ins.op, ins.dtype
+        t = self.ctype(d)  # type: ignore[arg-type]
+        src = dts[0] if dts else d
+        kind = src.kind  # type: ignore[union-attr]
+        if kind == "c":
+            self._uses_complex = True
+        if op is Op.WHERE:
+            return f"({a[0]} ? {a[1]} : {a[2]})"
+        if op in (Op.ADD, Op.SUB, Op.MUL):
+            sym = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*"}[op]
+            if kind == "b":
+                sym = {Op.ADD: "|", Op.SUB: "^", Op.MUL: "&"}[op]
+            return f"(({t})({a[0]} {sym} {a[1]}))"
+        if op is Op.DIV:
+            return f"({a[0]} / {a[1]})"
+        if op in (Op.IDIV, Op.MOD) and ins.arg == "index":
+            # index arithmetic on values known to be non-negative: C's / and % are floor ops
+            return f"({a[0]} {'/' if op is Op.IDIV else '%'} {a[1]})"
+        if op in (Op.IDIV, Op.MOD):
+            return f"{self.helper('floordiv' if op is Op.IDIV else 'mod', src)}({a[0]}, {a[1]})"
+        if op is Op.POW:
+            if kind in "iu":
+                return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
+            if kind == "c":
+                return f"{self.cmath('pow', src)}({a[0]}, {a[1]})"
+            return f"{self.math('pow', src)}({a[0]}, {a[1]})"
+        if op in (Op.MAX, Op.MIN):
+            cmp = ">" if op is Op.MAX else "<"
+            if kind == "f":
+                return f"(({a[0]} != {a[0]} || {a[0]} {cmp} {a[1]}) ? {a[0]} : {a[1]})"
+            if kind == "c":
+                lt = self.helper("lt", src)
+                first, second = (a[1], a[0]) if op is Op.MAX else (a[0], a[1])
+                return (f"({self.helper('isnan', src)}({a[0]}) || {lt}({first}, {second}) "
+                        f"? {a[0]} : {a[1]})")
+            return f"({a[0]} {cmp} {a[1]} ? {a[0]} : {a[1]})"
+        if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE):
+            if kind == "c" and op in (Op.CMPLT, Op.CMPLE):
+                return f"{self.helper('lt' if op is Op.CMPLT else 'le', src)}({a[0]}, {a[1]})"
+            sym = {Op.CMPLT: "<", Op.CMPLE: "<=", Op.CMPEQ: "==", Op.CMPNE: "!="}[op]
+            return f"({a[0]} {sym} {a[1]})"
+        if op in (Op.AND, Op.OR, Op.XOR):
+            sym = {Op.AND: "&", Op.OR: "|", Op.XOR: "^"}[op]
+            return f"(({t})({a[0]} {sym} {a[1]}))"
+        if op in (Op.SHL, Op.SHR):
+            return f"{self.helper('shl' if op is Op.SHL else 'shr', src)}({a[0]}, {a[1]})"
+        if op is Op.COMPLEX:
+            self._uses_complex = True
+            return f"CMPLX{'F' if d == np.complex64 else ''}({a[0]}, {a[1]})"
+        if op is Op.NEG:
+            return f"(({t})(-{a[0]}))"
+        if op is Op.NOT:
+            return f"(!{a[0]})" if kind == "b" else f"(({t})(~{a[0]}))"
+        if op is Op.ABS:
+            if kind == "c":
+                return f"{self.cmath('abs', src)}({a[0]})"
+            if kind == "f":
+                return f"fabs{'f' if src == np.float32 else ''}({a[0]})"
+            return f"(({t})({a[0]} < 0 ? -{a[0]} : {a[0]}))"
+        if op is Op.SIGN:
+            if kind in "fc":
+                return f"{self.helper('sign', src)}({a[0]})"
+            return f"(({t})(({a[0]} > 0) - ({a[0]} < 0)))"
+        if op in (Op.ISNAN, Op.ISINF, Op.ISFINITE):
+            if kind == "c":
+                return f"{self.helper(op.value.lower(), src)}({a[0]})"
+            if op is Op.ISNAN:
+                return f"({a[0]} != {a[0]})"
+            f = "f" if src == np.float32 else ""
+            big = "FLT_MAX" if f else "DBL_MAX"
+            self._helpers.setdefault("float.h", "#include <float.h>")
+            if op is Op.ISINF:
+                return f"(fabs{f}({a[0]}) > {big})"
+            return f"(fabs{f}({a[0]}) <= {big})"
+        if op is Op.SIGNBIT:
+            return f"(signbit({a[0]}) != 0)"
+        if op in (Op.REAL, Op.IMAG, Op.CONJ):
+            return f"{self.cmath(op.value.lower(), src)}({a[0]})"
+        if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):
+            name = "rint" if op is Op.ROUND else op.value.lower()
+            return f"{name}{'f' if src == np.float32 else ''}({a[0]})"
+        if op in (Op.ATAN2, Op.HYPOT, Op.COPYSIGN, Op.NEXTAFTER):
+            return f"{self.math(op.value.lower(), src)}({a[0]}, {a[1]})"
+        if op is Op.LOGADDEXP:
+            return f"{self.helper('logaddexp', src)}({a[0]}, {a[1]})"
+        # the remaining unary math functions
+        name = op.value.lower()
+        if kind == "c":
+            return f"{self.cmath(name, src)}({a[0]})"
+        return f"{self.math(name, src)}({a[0]})"
+
+    def cast(self, x: str, src: np.dtype, dst: np.dtype) -> str:
+        if dst == BOOL:
+            return f"({x} != 0)"
+        if src.kind == "c" and dst.kind != "c":
+            return f"(({self.ctype(dst)}){self.cmath('real', src)}({x}))"
+        return f"(({self.ctype(dst)})({x}))"
+
+    # -- hooks a dialect overrides ------------------------------------------------------------
+    def signature(self, kernel: Kernel) -> list[str]:
+        raise NotImplementedError
+
+    def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
+        raise NotImplementedError
+
+    def int_arg(self, index: int) -> str:
+        return f"ip[{index}]"
+
+    def float_arg(self, index: int) -> str:
+        return f"fp[{index}]"
+
+    def global_loop(self, var: str, start: str, end: str, kernel: Kernel) -> list[str]:
+        raise NotImplementedError
+
+    # -- the walk -----------------------------------------------------------------------------
+    def render(self, kernel: Kernel) -> str:
+        """The whole source text of ``kernel``."""
+        self._helpers, self._math, self._uses_complex = {}, set(), False
+        body = self._body(kernel)
+        head = list(self.headers)
+        if self._uses_complex:
+            head += self.complex_headers
+        if self._math and c_math is not None:
+            head.append(c_math.preamble(sorted(self._math)))
+        head += list(self._helpers.values())
+        return "\n".join(head + [""] + self.signature(kernel) + body + ["}", ""])
+
+    def _body(self, kernel: Kernel) -> list[str]:
+        lines: list[str] = []
+        names: dict[int, str] = {}
+        ins = kernel.instrs
+        depth = 1
+
+        def emit(text: str) -> None:
+            lines.append("  " * depth + text)
+
+        for i, x in enumerate(ins):
+            v = f"v{i}"
+            names[i] = v
+            a = [names[s] for s in x.srcs]
+            op = x.op
+            if op is Op.BUF:
+                index, _, writable = x.arg
+                emit(self.buffer_decl(index, x.dtype, writable, v))  # type: ignore[arg-type]
+            elif op is Op.INT_ARG:
+                emit(f"const int64_t {v} = {self.int_arg(x.arg)};")
+            elif op is Op.FLOAT_ARG:
+                emit(f"const double {v} = {self.float_arg(x.arg)};")
+            elif op is Op.CONST:
+                names[i] = self.literal(x.arg, x.dtype)  # type: ignore[arg-type]
+            elif op is Op.RANGE:
+                if x.arg == "global":
+                    for line in self.global_loop(v, a[0], a[1], kernel):
+                        emit(line)
+                else:
+                    emit(f"for (int64_t {v} = {a[0]}; {v} < {a[1]}; {v}++) {{")
+                depth += 1
+            elif op is Op.END:
+                depth -= 1
+                emit("}")
+            elif op is Op.LOAD:
+                emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
+            elif op is Op.STORE:
+                emit(f"{a[0]}[{a[1]}] = {a[2]};")
+            elif op is Op.ACC:
+                combine, lanes = x.arg
+                init = self.literal(_identity(combine, x.dtype), x.dtype)  # type: ignore
+                emit(f"{self.ctype(x.dtype)} {v}[{lanes}];")  # type: ignore[arg-type]
+                emit(f"for (int l = 0; l < {lanes}; l++) {v}[l] = {init};")
+            elif op is Op.ACC_UPDATE:
+                acc = ins[x.srcs[0]]
+                cur = f"{a[0]}[{a[1]}]"
+                emit(f"{cur} = {self._combine(acc, cur, a[2])};")
+            elif op is Op.ACC_GET:
+                emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
+            elif op is Op.ACC_RESULT:
+                acc = ins[x.srcs[0]]
+                lanes = acc.arg[1]
+                emit(f"{self.ctype(x.dtype)} {v} = {a[0]}[0];")  # type: ignore[arg-type]
+                if lanes > 1:
+                    emit(f"for (int l = 1; l < {lanes}; l++) "
+                         f"{v} = {self._combine(acc, v, f'{a[0]}[l]')};")
+            elif op is Op.CAST:
+                src = ins[x.srcs[0]].dtype
+                emit(f"const {self.ctype(x.dtype)} {v} = "  # type: ignore[arg-type]
+                     f"{self.cast(a[0], src, x.dtype)};")  # type: ignore[arg-type]
+            else:
+                dts = [ins[s].dtype for s in x.srcs]
+                emit(f"const {self.ctype(x.dtype)} {v} = "  # type: ignore[arg-type]
+                     f"{self.expr(x, a, dts)};")  # type: ignore[arg-type]
+        return lines
+
+    def _combine(self, acc: Instr, cur: str, val: str) -> str:
+        fake = Instr(Op(acc.arg[0]), acc.dtype, (0, 0))
+        return self.expr(fake, [cur, val], [acc.dtype, acc.dtype])  # type: ignore[list-item]
+
+
+def _identity(op_name: str, dtype: np.dtype) -> object:
+    from .ir import identity
+    return identity(Op(op_name), dtype)
+
+
+RendererFactory = Callable[[], CStyleRenderer]
+__all__ = ["CStyleRenderer", "INDEX"]

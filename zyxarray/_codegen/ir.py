@@ -1,0 +1,422 @@
+"""The kernel IR: a linear SSA list of instructions with structured loops.
+
+Layer: ``_codegen``. Imports only ``_devices`` (below it) and the foundation modules; it
+knows nothing of graphs or arrays.
+
+A kernel is a list of ``Instr``; an instruction refers to earlier ones by index. Loops are
+``RANGE``/``END`` pairs; a value defined inside a loop is visible only until its ``END``.
+Reductions go through accumulators: ``ACC`` (defined outside the loops it reduces over),
+``ACC_UPDATE`` inside them, and ``ACC_GET``/``ACC_RESULT`` after them. Because an update is
+an associative combine, a backend may reorder it (several accumulators, tree reductions).
+
+Op names are plain strings (``Op`` is a ``str`` enum) so the reference interpreter in
+``_devices`` can read the IR without importing this module.
+
+Example (``y = a * 2`` over n elements)::
+
+    0 BUF        float32*  (0, 'float32', False)
+    1 BUF        float32*  (1, 'float32', True)
+    2 INT_ARG    int64     0          # n
+    3 CONST      int64     0
+    4 RANGE      int64     [3, 2]  'global'
+    5 LOAD       float32   [0, 4]
+    6 FLOAT_ARG  float64   0          # the constant 2.0
+    7 CAST       float32   [6]
+    8 MUL        float32   [5, 7]
+    9 STORE      -         [1, 4, 8]
+   10 END        -         [4]
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class Op(str, enum.Enum):
+    # kernel arguments
+    BUF = "BUF"               # arg (index, dtype name, writable) -> pointer
+    INT_ARG = "INT_ARG"       # arg index into the int64 argument array
+    FLOAT_ARG = "FLOAT_ARG"   # arg index into the float64 argument array
+    CONST = "CONST"           # arg a Python value of the instruction's dtype
+    # loops
+    RANGE = "RANGE"           # srcs (start, end); arg kind: global | inner | reduce | lane
+    END = "END"               # srcs (range,)
+    # memory
+    LOAD = "LOAD"             # srcs (buf, index)
+    STORE = "STORE"           # srcs (buf, index, value)
+    # accumulators
+    ACC = "ACC"               # arg (combine op name, lanes); dtype of the value
+    ACC_UPDATE = "ACC_UPDATE"  # srcs (acc, lane, value): acc[lane] = op(acc[lane], value)
+    ACC_GET = "ACC_GET"       # srcs (acc, lane): one lane, after the update loops
+    ACC_RESULT = "ACC_RESULT"  # srcs (acc,): all lanes combined, after the update loops
+    # conversions
+    CAST = "CAST"
+    # unary
+    NEG = "NEG"
+    NOT = "NOT"               # logical not on bool, bitwise invert on integers
+    ABS = "ABS"
+    SQRT = "SQRT"
+    EXP = "EXP"
+    EXPM1 = "EXPM1"
+    LOG = "LOG"
+    LOG1P = "LOG1P"
+    LOG2 = "LOG2"
+    LOG10 = "LOG10"
+    SIN = "SIN"
+    COS = "COS"
+    TAN = "TAN"
+    ASIN = "ASIN"
+    ACOS = "ACOS"
+    ATAN = "ATAN"
+    SINH = "SINH"
+    COSH = "COSH"
+    TANH = "TANH"
+    ASINH = "ASINH"
+    ACOSH = "ACOSH"
+    ATANH = "ATANH"
+    FLOOR = "FLOOR"
+    CEIL = "CEIL"
+    TRUNC = "TRUNC"
+    ROUND = "ROUND"           # half to even
+    SIGN = "SIGN"
+    ISNAN = "ISNAN"
+    ISINF = "ISINF"
+    ISFINITE = "ISFINITE"
+    SIGNBIT = "SIGNBIT"
+    REAL = "REAL"
+    IMAG = "IMAG"
+    CONJ = "CONJ"
+    # binary
+    ADD = "ADD"
+    SUB = "SUB"
+    MUL = "MUL"
+    DIV = "DIV"               # true division (floats, complex)
+    IDIV = "IDIV"             # floor division
+    MOD = "MOD"               # floor remainder (sign of the divisor), as Python and NumPy
+    POW = "POW"
+    MAX = "MAX"               # NaN-propagating maximum
+    MIN = "MIN"               # NaN-propagating minimum
+    ATAN2 = "ATAN2"
+    HYPOT = "HYPOT"
+    COPYSIGN = "COPYSIGN"
+    NEXTAFTER = "NEXTAFTER"
+    LOGADDEXP = "LOGADDEXP"
+    CMPLT = "CMPLT"
+    CMPLE = "CMPLE"
+    CMPEQ = "CMPEQ"
+    CMPNE = "CMPNE"
+    AND = "AND"               # bitwise on integers, logical on bool
+    OR = "OR"
+    XOR = "XOR"
+    SHL = "SHL"
+    SHR = "SHR"               # arithmetic for signed, logical for unsigned
+    COMPLEX = "COMPLEX"       # srcs (real, imag) -> complex
+    # ternary
+    WHERE = "WHERE"           # srcs (cond, a, b)
+
+    def __repr__(self) -> str:
+        return self.value
+
+
+UNARY = frozenset({Op.NEG, Op.NOT, Op.ABS, Op.SQRT, Op.EXP, Op.EXPM1, Op.LOG, Op.LOG1P, Op.LOG2,
+                   Op.LOG10, Op.SIN, Op.COS, Op.TAN, Op.ASIN, Op.ACOS, Op.ATAN, Op.SINH,
+                   Op.COSH, Op.TANH, Op.ASINH, Op.ACOSH, Op.ATANH, Op.FLOOR, Op.CEIL, Op.TRUNC,
+                   Op.ROUND, Op.SIGN, Op.ISNAN, Op.ISINF, Op.ISFINITE, Op.SIGNBIT, Op.REAL,
+                   Op.IMAG, Op.CONJ})
+BINARY = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.IDIV, Op.MOD, Op.POW, Op.MAX, Op.MIN,
+                    Op.ATAN2, Op.HYPOT, Op.COPYSIGN, Op.NEXTAFTER, Op.LOGADDEXP, Op.CMPLT,
+                    Op.CMPLE, Op.CMPEQ, Op.CMPNE, Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR,
+                    Op.COMPLEX})
+TERNARY = frozenset({Op.WHERE})
+ALU = UNARY | BINARY | TERNARY
+COMPARISON = frozenset({Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE})
+PREDICATES = frozenset({Op.ISNAN, Op.ISINF, Op.ISFINITE, Op.SIGNBIT})
+#: ops whose result is bool whatever their operands
+BOOL_RESULT = COMPARISON | PREDICATES
+#: ops that turn complex operands into their real component type
+TO_REAL = frozenset({Op.REAL, Op.IMAG})
+#: ops that may combine an accumulator (associative and commutative)
+REDUCE_OPS = frozenset({Op.ADD, Op.MUL, Op.MAX, Op.MIN, Op.OR, Op.AND})
+COMMUTATIVE = frozenset({Op.ADD, Op.MUL, Op.MAX, Op.MIN, Op.CMPEQ, Op.CMPNE, Op.AND, Op.OR,
+                         Op.XOR, Op.HYPOT, Op.LOGADDEXP})
+#: instructions with effects or scope: never merged by common-subexpression elimination
+EFFECTS = frozenset({Op.RANGE, Op.END, Op.STORE, Op.ACC, Op.ACC_UPDATE, Op.ACC_GET,
+                     Op.ACC_RESULT})
+RANGE_KINDS = ("global", "inner", "reduce", "lane")
+
+INDEX = np.dtype(np.int64)
+BOOL = np.dtype(np.bool_)
+
+
+def identity(op: Op, dtype: np.dtype) -> Any:
+    """The neutral element of a reduce op for ``dtype`` (the value an empty reduction gives)."""
+    dtype = np.dtype(dtype)
+    if op is Op.ADD:
+        return False if dtype == BOOL else 0
+    if op is Op.MUL:
+        return True if dtype == BOOL else 1
+    if op is Op.OR:
+        return False
+    if op is Op.AND:
+        return True
+    if op in (Op.MAX, Op.MIN):
+        sign = -1 if op is Op.MAX else 1
+        if dtype.kind == "f":
+            return sign * float("inf")
+        if dtype == BOOL:
+            return op is Op.MIN
+        info = np.iinfo(dtype)
+        return info.min if op is Op.MAX else info.max
+    raise ValueError(f"{op} is not a reduce op")
+
+
+@dataclass(frozen=True)
+class Instr:
+    op: Op
+    dtype: np.dtype | None
+    srcs: tuple[int, ...] = ()
+    arg: Any = None
+
+    def __repr__(self) -> str:
+        dt = "-" if self.dtype is None else str(self.dtype)
+        text = f"{self.op.value:<11}{dt:<10}"
+        if self.srcs:
+            text += f" {list(self.srcs)}"
+        if self.arg is not None:
+            text += f"  {self.arg!r}"
+        return text
+
+
+@dataclass
+class Kernel:
+    """A whole kernel: instructions plus the shape of its argument arrays."""
+
+    name: str
+    instrs: list[Instr]
+    buffers: list[tuple[np.dtype, bool]]   # (dtype, writable) per buffer argument
+    n_ints: int
+    n_floats: int
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        lines = [f"kernel {self.name}: {len(self.buffers)} buffers, {self.n_ints} ints, "
+                 f"{self.n_floats} floats"]
+        depth = 0
+        for i, ins in enumerate(self.instrs):
+            if ins.op is Op.END:
+                depth -= 1
+            lines.append(f"{i:4d} {'  ' * depth}{ins!r}")
+            if ins.op is Op.RANGE:
+                depth += 1
+        return "\n".join(lines)
+
+
+class VerifyError(AssertionError):
+    """The IR broke one of its rules (a bug in the code that produced it)."""
+
+
+def verify(kernel: Kernel) -> None:
+    """Check the IR's rules: SSA order, loop scopes, accumulator placement, dtypes."""
+    ins = kernel.instrs
+    scope_of: dict[int, int] = {}     # instruction -> the RANGE it lives in (-1: top)
+    open_ranges: list[int] = [-1]
+    closed: set[int] = set()
+    acc_depth: dict[int, int] = {}
+
+    def fail(i: int, why: str) -> None:
+        raise VerifyError(f"{kernel.name}: instruction {i} ({ins[i]!r}): {why}\n{kernel}")
+
+    for i, x in enumerate(ins):
+        for s in x.srcs:
+            if not 0 <= s < i:
+                fail(i, f"source {s} is not an earlier instruction")
+            if scope_of.get(s, -1) in closed:
+                fail(i, f"source {s} is used after the END of its loop")
+        if x.op is Op.RANGE:
+            if x.arg not in RANGE_KINDS or len(x.srcs) != 2:
+                fail(i, "RANGE needs (start, end) and a kind")
+            if any(ins[s].dtype != INDEX for s in x.srcs):
+                fail(i, "RANGE bounds must be int64")
+        elif x.op is Op.END:
+            if len(open_ranges) == 1 or x.srcs != (open_ranges[-1],):
+                fail(i, "END does not close the innermost open RANGE")
+            closed.add(open_ranges.pop())
+            continue
+        elif x.op in (Op.LOAD, Op.STORE):
+            buf = ins[x.srcs[0]]
+            if buf.op is not Op.BUF or ins[x.srcs[1]].dtype != INDEX:
+                fail(i, "LOAD/STORE need (BUF, int64 index)")
+            if x.op is Op.STORE and (not buf.arg[2] or ins[x.srcs[2]].dtype != buf.dtype):
+                fail(i, "STORE needs a writable buffer of the value's dtype")
+            if x.op is Op.LOAD and x.dtype != buf.dtype:
+                fail(i, "LOAD dtype differs from the buffer's")
+        elif x.op is Op.ACC:
+            if x.arg[0] not in REDUCE_OPS:
+                fail(i, "ACC combine op is not a reduce op")
+            acc_depth[i] = len(open_ranges)
+        elif x.op is Op.ACC_UPDATE:
+            acc = x.srcs[0]
+            if ins[acc].op is not Op.ACC or len(open_ranges) <= acc_depth[acc]:
+                fail(i, "ACC_UPDATE must be inside a loop nested in its ACC's scope")
+            if ins[x.srcs[2]].dtype != ins[acc].dtype:
+                fail(i, "ACC_UPDATE value dtype differs from the accumulator's")
+        elif x.op in (Op.ACC_GET, Op.ACC_RESULT):
+            if ins[x.srcs[0]].op is not Op.ACC:
+                fail(i, "ACC_GET/ACC_RESULT need an ACC")
+        elif x.op in BINARY and x.op not in (Op.SHL, Op.SHR, Op.COMPLEX):
+            a, b = (ins[s].dtype for s in x.srcs)
+            if a != b:
+                fail(i, f"operand dtypes differ: {a} and {b}")
+        elif x.op is Op.WHERE:
+            c, a, b = (ins[s].dtype for s in x.srcs)
+            if c != BOOL or a != b or x.dtype != a:
+                fail(i, "WHERE needs (bool, T, T) -> T")
+        scope_of[i] = open_ranges[-1]
+        if x.op is Op.RANGE:
+            open_ranges.append(i)
+    if len(open_ranges) != 1:
+        raise VerifyError(f"{kernel.name}: {len(open_ranges) - 1} RANGE(s) left open")
+
+
+class Builder:
+    """Appends instructions, merging identical pure ones (common-subexpression elimination).
+
+    The merge table is scoped like the loops: a value made inside a loop is forgotten at its
+    END, so nothing is ever reused out of scope.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.instrs: list[Instr] = []
+        self._memo: list[dict[Instr, int]] = [{}]
+        self._ranges: list[int] = []
+        self.buffers: list[tuple[np.dtype, bool]] = []
+        self.n_ints = 0
+        self.n_floats = 0
+
+    def emit(self, op: Op, dtype: Any, srcs: tuple[int, ...] = (), arg: Any = None) -> int:
+        dt = None if dtype is None else np.dtype(dtype)
+        if op in COMMUTATIVE and len(srcs) == 2 and srcs[0] > srcs[1]:
+            srcs = (srcs[1], srcs[0])
+        instr = Instr(op, dt, tuple(srcs), arg)
+        if op not in EFFECTS:
+            for table in reversed(self._memo):
+                hit = table.get(instr)
+                if hit is not None:
+                    return hit
+        self.instrs.append(instr)
+        index = len(self.instrs) - 1
+        if op not in EFFECTS:
+            self._memo[-1][instr] = index
+        return index
+
+    # -- arguments ----------------------------------------------------------------------------
+    def buf(self, dtype: Any, writable: bool) -> int:
+        self.buffers.append((np.dtype(dtype), writable))
+        return self.emit(Op.BUF, dtype, (), (len(self.buffers) - 1, np.dtype(dtype).name,
+                                              writable))
+
+    def int_arg(self) -> int:
+        self.n_ints += 1
+        return self.emit(Op.INT_ARG, INDEX, (), self.n_ints - 1)
+
+    def float_arg(self) -> int:
+        self.n_floats += 1
+        return self.emit(Op.FLOAT_ARG, np.float64, (), self.n_floats - 1)
+
+    def const(self, value: Any, dtype: Any = INDEX) -> int:
+        dt = np.dtype(dtype)
+        return self.emit(Op.CONST, dt, (), _canonical(value, dt))
+
+    # -- loops --------------------------------------------------------------------------------
+    def range(self, start: int, end: int, kind: str) -> int:
+        r = self.emit(Op.RANGE, INDEX, (start, end), kind)
+        self._ranges.append(r)
+        self._memo.append({})
+        return r
+
+    def end(self, r: int) -> None:
+        assert self._ranges and self._ranges[-1] == r, "END must close the innermost RANGE"
+        self._ranges.pop()
+        self._memo.pop()
+        self.emit(Op.END, None, (r,))
+
+    # -- values -------------------------------------------------------------------------------
+    def dtype(self, i: int) -> np.dtype:
+        d = self.instrs[i].dtype
+        assert d is not None
+        return d
+
+    def alu(self, op: Op, *srcs: int, dtype: Any = None) -> int:
+        if dtype is None:
+            first = self.dtype(srcs[1] if op is Op.WHERE else srcs[0])
+            if op in BOOL_RESULT:
+                dtype = BOOL
+            elif op in TO_REAL or (op is Op.ABS and first.kind == "c"):
+                dtype = np.empty(0, first).real.dtype
+            else:
+                dtype = first
+        return self.emit(op, dtype, srcs)
+
+    def cast(self, x: int, dtype: Any) -> int:
+        if self.dtype(x) == np.dtype(dtype):
+            return x
+        return self.emit(Op.CAST, dtype, (x,))
+
+    def idx(self, op: Op, a: int, b: int) -> int:
+        """Integer index arithmetic, folding constants (0 + x, 1 * x, x // 1)."""
+        ia, ib = self.instrs[a], self.instrs[b]
+        if ia.op is Op.CONST and ib.op is Op.CONST:
+            value = {Op.ADD: ia.arg + ib.arg, Op.MUL: ia.arg * ib.arg, Op.SUB: ia.arg - ib.arg,
+                     Op.MIN: min(ia.arg, ib.arg)}.get(op)
+            if value is not None:
+                return self.const(value)
+        if op is Op.ADD:
+            if ia.op is Op.CONST and ia.arg == 0:
+                return b
+            if ib.op is Op.CONST and ib.arg == 0:
+                return a
+        if op is Op.MUL:
+            for x, y in ((ia, b), (ib, a)):
+                if x.op is Op.CONST and x.arg == 1:
+                    return y
+                if x.op is Op.CONST and x.arg == 0:
+                    return self.const(0)
+        if op in (Op.IDIV,) and ib.op is Op.CONST and ib.arg == 1:
+            return a
+        if op is Op.MOD and ib.op is Op.CONST and ib.arg == 1:
+            return self.const(0)
+        return self.emit(op, INDEX, (a, b))
+
+    def load(self, buf: int, index: int) -> int:
+        return self.emit(Op.LOAD, self.dtype(buf), (buf, index))
+
+    def store(self, buf: int, index: int, value: int) -> None:
+        self.emit(Op.STORE, None, (buf, index, value))
+
+    def acc(self, op: Op, dtype: Any, lanes: int) -> int:
+        return self.emit(Op.ACC, dtype, (), (op.value, lanes))
+
+    def acc_update(self, acc: int, lane: int, value: int) -> None:
+        self.emit(Op.ACC_UPDATE, None, (acc, lane, value))
+
+    def finish(self, **meta: Any) -> Kernel:
+        assert not self._ranges, "unclosed RANGE"
+        k = Kernel(self.name, self.instrs, self.buffers, self.n_ints, self.n_floats, dict(meta))
+        verify(k)
+        return k
+
+
+def _canonical(value: Any, dtype: np.dtype) -> Any:
+    """Constants are stored as plain Python values so instructions hash and print simply."""
+    if dtype.kind == "b":
+        return bool(value)
+    if dtype.kind in "iu":
+        return int(value)
+    if dtype.kind == "f":
+        return float(value)
+    return complex(value)

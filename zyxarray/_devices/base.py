@@ -1,0 +1,189 @@
+"""The runtime contract every device implements.
+
+Layer: ``_devices`` (the bottom layer). Imports nothing from ``_api``, ``_lazy`` or ``_codegen``.
+
+A runtime is small: an allocator (``alloc``, ``free`` through the pool, ``copy_in``,
+``copy_out``), a compiler (source -> ``Program``, cached on disk), programs that are called
+with buffers and integer/float argument arrays, and events that order asynchronous work.
+Passes read ``DeviceInfo``; they never read a device's name.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import _debug
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What a device can do. Lowering and passes read only this, never the device's name."""
+
+    name: str                       # e.g. "cpu", "opencl:0"
+    kind: str                       # the registry kind: "cpu", "reference", "opencl", ...
+    language: str                   # renderer to use: "c", "opencl", "cuda", "hip", "spirv", "ir"
+    description: str = ""
+    float64: bool = True
+    float16: bool = False
+    complex: bool = True
+    compute_units: int = 1
+    max_work_group: int = 1
+    local_memory: int = 0
+    simd_lanes: int = 16            # accumulator lanes a loop-style reduction uses
+    style: str = "loops"            # "loops": CPU-like nested loops; "threads": GPU work items
+    total_memory: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+class Event:
+    """Marks a point in a device's queue. ``wait()`` blocks the host until it is reached."""
+
+    def wait(self) -> None:  # pragma: no cover - overridden by asynchronous devices
+        return None
+
+    def done(self) -> bool:
+        return True
+
+
+COMPLETED = Event()
+
+
+class Buffer:
+    """A block of device memory of ``nbytes``; returned to its device's pool when collected.
+
+    ``ready`` is the event after which the contents are valid (writers set it).
+    """
+
+    __slots__ = ("device", "nbytes", "handle", "ready", "__weakref__")
+
+    def __init__(self, device: Device, nbytes: int, handle: Any) -> None:
+        self.device = device
+        self.nbytes = nbytes
+        self.handle = handle
+        self.ready: Event = COMPLETED
+        weakref.finalize(self, device.pool.release, nbytes, handle)
+
+
+class MemoryPool:
+    """A caching allocator: freed blocks are kept by size and reused.
+
+    ``allocate`` turns a raw out-of-memory error into: drop the cache, retry, then a
+    MemoryError that names the size and the device.
+    """
+
+    def __init__(self, device_name: str, raw_alloc: Any, raw_free: Any, capacity: int) -> None:
+        self.device_name = device_name
+        self._raw_alloc = raw_alloc
+        self._raw_free = raw_free
+        self.capacity = capacity
+        self._free: dict[int, list[Any]] = {}
+        self._lock = threading.Lock()
+        self.in_use = 0      # bytes held by live buffers
+        self.cached = 0      # bytes held by the cache, ready for reuse
+
+    @property
+    def free_bytes(self) -> int:
+        """Bytes still available to new buffers (capacity minus what live buffers hold)."""
+        return max(self.capacity - self.in_use, 0)
+
+    def allocate(self, nbytes: int) -> Any:
+        size = max(int(nbytes), 1)
+        with self._lock:
+            blocks = self._free.get(size)
+            if blocks:
+                self.cached -= size
+                self.in_use += size
+                return blocks.pop()
+        if self.capacity and self.in_use + size > self.capacity:
+            self.drop_cache()
+            raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device {self.device_name}: "
+                              f"{_fmt_bytes(self.in_use)} of {_fmt_bytes(self.capacity)} in use")
+        try:
+            handle = self._raw_alloc(size)
+        except MemoryError:
+            self.drop_cache()
+            try:
+                handle = self._raw_alloc(size)
+            except MemoryError:
+                raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device "
+                                  f"{self.device_name}: the device is out of memory "
+                                  f"({_fmt_bytes(self.in_use)} in use)") from None
+        with self._lock:
+            self.in_use += size
+        _debug.log("memory", f"{self.device_name}: alloc {_fmt_bytes(size)} "
+                             f"(in use {_fmt_bytes(self.in_use)})")
+        return handle
+
+    def release(self, nbytes: int, handle: Any) -> None:
+        size = max(int(nbytes), 1)
+        with self._lock:
+            self.in_use -= size
+            self.cached += size
+            self._free.setdefault(size, []).append(handle)
+
+    def drop_cache(self) -> None:
+        with self._lock:
+            blocks, self._free = self._free, {}
+            self.cached = 0
+        for size, handles in blocks.items():
+            for h in handles:
+                self._raw_free(h)
+        _debug.log("memory", f"{self.device_name}: dropped cached blocks")
+
+
+def _fmt_bytes(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+class Program:
+    """A compiled kernel. Called with buffers, int64 arguments and float64 arguments."""
+
+    def __init__(self, name: str, source: str) -> None:
+        self.name = name
+        self.source = source
+
+    def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
+        raise NotImplementedError  # every device defines its own Program subclass
+
+
+class Device:
+    """One device. Subclasses fill in the raw allocator, copies and the compiler."""
+
+    info: DeviceInfo
+    pool: MemoryPool
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def __repr__(self) -> str:
+        return f"<zyxarray device {self.info.name}>"
+
+    # -- memory ---------------------------------------------------------------------------
+    def alloc(self, nbytes: int) -> Buffer:
+        return Buffer(self, nbytes, self.pool.allocate(nbytes))
+
+    def copy_in(self, buffer: Buffer, data: np.ndarray) -> None:
+        """Copy a contiguous host array into ``buffer`` (same byte size)."""
+        raise NotImplementedError
+
+    def copy_out(self, buffer: Buffer) -> np.ndarray:
+        """The buffer's bytes as a read-only host uint8 array (waits for ``buffer.ready``)."""
+        raise NotImplementedError
+
+    # -- compute --------------------------------------------------------------------------
+    def compile(self, source: str, ir: Any) -> Program:
+        """Source (or, for the reference device, the IR itself) -> a callable Program."""
+        raise NotImplementedError
+
+    def synchronize(self) -> None:
+        return None

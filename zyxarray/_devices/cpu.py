@@ -1,0 +1,170 @@
+"""The ``cpu`` device: C kernels compiled by the system C compiler, loaded with cffi.
+
+Layer: ``_devices``. Imports nothing above it; receives source text from the caller.
+
+Buffers are 64-byte aligned NumPy byte arrays from a caching pool. Kernels run on the
+calling thread (OpenMP inside), so every launch is complete when it returns.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _debug, _env
+from .._errors import CompileError
+from . import cache
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
+
+CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", "-fwrapv",
+          "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing")
+KERNEL_NAME = "zx_kernel"
+CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
+
+
+def find_compiler() -> tuple[str | None, str]:
+    """(path of a working C compiler, reason when there is none)."""
+    explicit = _env.get(_env.CC)
+    candidates = [explicit] if explicit else ["cc", "gcc", "clang"]
+    for name in candidates:
+        path = shutil.which(name) if name else None
+        if path:
+            return path, ""
+    return None, (f"no C compiler found (tried {', '.join(c for c in candidates if c)}; "
+                  f"set {_env.CC})")
+
+
+def _compiler_identity(cc: str) -> str:
+    try:
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+        return out.stdout.splitlines()[0] if out.stdout else cc
+    except (OSError, subprocess.SubprocessError):
+        return cc
+
+
+def _cpu_signature() -> str:
+    """What -march=native depends on: the CPU model and its feature flags."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+        lines = [ln for ln in text.splitlines() if ln.startswith(("model name", "flags"))]
+        return "\n".join(sorted(set(lines)))
+    except OSError:
+        import platform
+        return platform.processor() or platform.machine()
+
+
+class CPUProgram(Program):
+    def __init__(self, name: str, source: str, lib: Any, ffi: Any) -> None:
+        super().__init__(name, source)
+        self._fn = getattr(lib, KERNEL_NAME)
+        self._lib = lib   # keep the shared object loaded while the program lives
+        self._ffi = ffi
+
+    def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
+        ffi = self._ffi
+        ptrs = ffi.new("void*[]", [b.handle[1] for b in buffers] or [ffi.NULL])
+        ip = ffi.new("int64_t[]", ints or [0])
+        fp = ffi.new("double[]", floats or [0.0])
+        self._fn(ptrs, ip, fp)
+        return COMPLETED
+
+
+class CPUDevice(Device):
+    """The host CPU through generated C. ``cc`` is the compiler found at discovery."""
+
+    def __init__(self, cc: str) -> None:
+        import cffi
+
+        self.cc = cc
+        self.ffi = cffi.FFI()
+        self.ffi.cdef(CDEF)
+        self.compiler_id = _compiler_identity(cc)
+        self._signature = self.compiler_id + "\n" + " ".join(CFLAGS) + "\n" + _cpu_signature()
+        threads = int(_env.get(_env.NUM_THREADS) or os.cpu_count() or 1)
+        self.threads = threads
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        self.info = DeviceInfo(name="cpu", kind="cpu", language="c",
+                               description=f"{threads} threads, {self.compiler_id}",
+                               compute_units=threads, simd_lanes=16, style="loops",
+                               total_memory=total)
+        self.pool = MemoryPool("cpu", self._raw_alloc, lambda h: None, total)
+        self._lock = threading.Lock()
+        self.compiles = 0     # real compiler invocations in this process (tests read it)
+
+    # -- memory ---------------------------------------------------------------------------
+    def _raw_alloc(self, nbytes: int) -> tuple[np.ndarray, Any]:
+        try:
+            raw = np.empty(nbytes + 64, dtype=np.uint8)
+        except MemoryError:
+            raise MemoryError(f"cannot allocate {nbytes} bytes on device cpu") from None
+        start = (-raw.ctypes.data) % 64
+        arr = raw[start:start + nbytes]
+        return arr, self.ffi.cast("void*", arr.ctypes.data)
+
+    def copy_in(self, buffer: Buffer, data: np.ndarray) -> None:
+        dst = buffer.handle[0]
+        src = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        dst[:src.size] = src
+
+    def copy_out(self, buffer: Buffer) -> np.ndarray:
+        buffer.ready.wait()
+        view = buffer.handle[0][:buffer.nbytes].view()
+        view.flags.writeable = False
+        return view
+
+    def host_array(self, buffer: Buffer) -> np.ndarray:
+        """The buffer's memory as a writable host array (the cpu device's memory is the host's)."""
+        return buffer.handle[0][:buffer.nbytes]
+
+    # -- compile --------------------------------------------------------------------------
+    def compile(self, source: str, ir: Any) -> Program:
+        digest = cache.key(source, self._signature)
+        path = cache.lookup("cpu", digest, ".so")
+        if path is not None:
+            try:
+                lib = self.ffi.dlopen(str(path))
+                _debug.log("compile", f"cpu: disk cache hit {path.name}")
+                return CPUProgram(digest, source, lib, self.ffi)
+            except OSError as e:
+                _debug.log("compile", f"cpu: corrupt cache entry {path} ({e}); recompiling")
+                cache.remove(path)
+        out = self._run_compiler(source) if cache.enabled() else self._run_compiler(source)
+        if cache.enabled():
+            out = cache.store_file("cpu", digest, ".so", out)
+        lib = self.ffi.dlopen(str(out))
+        return CPUProgram(digest, source, lib, self.ffi)
+
+    def _run_compiler(self, source: str) -> Path:
+        src = cache.temp_path("cpu", ".c")
+        out = src.with_suffix(".so")
+        src.write_text(source)
+        cmd = [self.cc, *CFLAGS, "-o", str(out), str(src), "-lm"]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        self.compiles += 1
+        cache.remove(src)
+        if proc.returncode != 0:
+            cache.remove(out)
+            raise CompileError("the cpu device's C compiler rejected a generated kernel",
+                               source, proc.stderr + proc.stdout, " ".join(cmd), "cpu")
+        _debug.log("compile", f"cpu: compiled in {1e3 * (time.perf_counter() - t0):.1f} ms: "
+                              f"{' '.join(cmd)}")
+        return out
+
+
+def discover() -> tuple[list[Device], list[str]]:
+    """The cpu device if a C compiler works here, else a reason."""
+    cc, why = find_compiler()
+    if cc is None:
+        return [], [f"cpu: {why}"]
+    try:
+        return [CPUDevice(cc)], []
+    except Exception as e:  # noqa: BLE001 - any failure here means "no cpu device", logged
+        return [], [f"cpu: {type(e).__name__}: {e}"]

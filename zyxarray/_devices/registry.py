@@ -1,0 +1,119 @@
+"""The device registry: discovers runtimes, maps device strings to devices, picks the default.
+
+Layer: ``_devices``. Imports each runtime module; a runtime whose driver or package is
+missing contributes no devices and a logged reason, never an import error.
+
+The JSON config file (``ZYXARRAY_CONFIG`` or the user config directory) may say::
+
+    {"disabled": ["opencl", "cuda:1"], "default_device": "cpu"}
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+import warnings
+from typing import Any
+
+from .. import _debug, _env
+from .base import Device
+
+#: runtime modules in preference order (the first device found is the default)
+RUNTIMES = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
+
+_lock = threading.Lock()
+_devices: dict[str, Device] | None = None
+_skipped: list[str] = []
+
+
+def load_config() -> dict[str, Any]:
+    path = _env.config_path()
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError) as e:
+        warnings.warn(f"zyxarray: ignoring unreadable config file {path}: {e}", stacklevel=2)
+        return {}
+
+
+def _discover() -> dict[str, Device]:
+    config = load_config()
+    disabled = set(config.get("disabled", []))
+    found: dict[str, Device] = {}
+    for kind in RUNTIMES:
+        if kind in disabled:
+            _skipped.append(f"{kind}: disabled in {_env.config_path()}")
+            continue
+        try:
+            module = importlib.import_module(f"{__package__}.{kind}")
+        except ImportError as e:
+            if kind in ("cpu", "reference"):
+                raise
+            _skipped.append(f"{kind}: runtime not available ({e})")
+            continue
+        devices, reasons = module.discover()
+        _skipped.extend(reasons)
+        for dev in devices:
+            if dev.name in disabled:
+                _skipped.append(f"{dev.name}: disabled in {_env.config_path()}")
+                continue
+            found[dev.name] = dev
+    for reason in _skipped:
+        _debug.log("devices", f"skipped {reason}")
+    for dev in found.values():
+        _debug.log("devices", f"found {dev.name}: {dev.info.description}")
+    if "cpu" not in found:
+        warnings.warn("zyxarray: the cpu device is unavailable ("
+                      + "; ".join(r for r in _skipped if r.startswith("cpu")) +
+                      "); the slow reference device serves instead", RuntimeWarning,
+                      stacklevel=3)
+    return found
+
+
+def devices() -> dict[str, Device]:
+    """Every usable device, by name, discovered once."""
+    global _devices
+    if _devices is None:
+        with _lock:
+            if _devices is None:
+                _devices = _discover()
+    return _devices
+
+
+def skipped() -> list[str]:
+    """Why each runtime or device that is not in ``devices()`` was skipped."""
+    devices()
+    return list(_skipped)
+
+
+def get(name: str | Device) -> Device:
+    """The device called ``name`` (``cpu``, ``reference``, ``opencl:0``; ``opencl`` = ``:0``)."""
+    if isinstance(name, Device):
+        return name
+    devs = devices()
+    key = str(name).strip().lower()
+    if key in devs:
+        return devs[key]
+    if ":" not in key and f"{key}:0" in devs:
+        return devs[f"{key}:0"]
+    raise ValueError(f"unknown device {name!r}; available: {', '.join(devs)}")
+
+
+_default: Device | None = None
+
+
+def default() -> Device:
+    """The default device: ZYXARRAY_DEVICE, the config's default_device, else the first found."""
+    global _default
+    if _default is None:
+        wanted = _env.get(_env.DEVICE) or load_config().get("default_device")
+        _default = get(wanted) if wanted else next(iter(devices().values()))
+    return _default
+
+
+def set_default(device: str | Device | None) -> None:
+    global _default
+    _default = None if device is None else get(device)

@@ -1,0 +1,55 @@
+"""Every environment variable zyxarray reads, declared in one place.
+
+Foundation module: importable from every layer; imports nothing from zyxarray.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: Comma-separated debug topics (see ``zyxarray._debug.TOPICS``), or ``all``/``1``.
+DEBUG = "ZYXARRAY_DEBUG"
+#: The default device, e.g. ``cpu``, ``reference``, ``opencl:0``.
+DEVICE = "ZYXARRAY_DEVICE"
+#: Comma-separated device kinds or ids to use in tests (narrows the parametrization).
+TEST_DEVICES = "ZYXARRAY_TEST_DEVICES"
+#: Directory of the on-disk kernel cache.
+CACHE_DIR = "ZYXARRAY_CACHE_DIR"
+#: Set to ``0`` to disable the on-disk kernel cache (the in-memory cache stays).
+DISK_CACHE = "ZYXARRAY_DISK_CACHE"
+#: Path of the JSON config file.
+CONFIG = "ZYXARRAY_CONFIG"
+#: The C compiler used by the cpu device (default: ``cc``, then ``gcc``, then ``clang``).
+CC = "ZYXARRAY_CC"
+#: Number of threads for the cpu device's OpenMP loops (default: all cores).
+NUM_THREADS = "ZYXARRAY_NUM_THREADS"
+#: Depth of pending graph after which an array is realized eagerly (bounds memory and recursion).
+MAX_DEPTH = "ZYXARRAY_MAX_DEPTH"
+
+ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH)
+
+
+def get(name: str, default: str | None = None) -> str | None:
+    """Read one declared variable; an undeclared name is a programming error."""
+    assert name in ALL, f"undeclared environment variable {name}"
+    value = os.environ.get(name)
+    return default if value is None or value == "" else value
+
+
+def cache_dir() -> Path:
+    """The kernel cache directory: $ZYXARRAY_CACHE_DIR, else $XDG_CACHE_HOME/zyxarray."""
+    explicit = get(CACHE_DIR)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "zyxarray"
+
+
+def config_path() -> Path:
+    """The JSON config file: $ZYXARRAY_CONFIG, else $XDG_CONFIG_HOME/zyxarray/config.json."""
+    explicit = get(CONFIG)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "zyxarray" / "config.json"

@@ -1,0 +1,166 @@
+"""Graph nodes: every array operation appends one; nothing is computed here.
+
+Layer: ``_lazy``. Imports ``_codegen.ir`` for op names and ``_devices`` for buffers; it
+never renders or compiles.
+
+Node kinds (``Node.op``):
+
+- ``BUFFER``: realized data, a contiguous buffer of ``shape`` on ``device``.
+- ``CONST``: a scalar (shape ``()``), broadcast by views; its value becomes a kernel argument.
+- ``VIEW``: ``arg`` is a ShapeTracker from this node's shape into ``srcs[0]``'s index space.
+- ``ALU``: ``arg`` is an IR ``Op``; sources have this node's shape.
+- ``CAST``: to ``dtype``.
+- ``REDUCE``: ``arg`` is (IR ``Op``, axes); the result keeps reduced axes as size 1.
+- ``COPY``: ``srcs[0]`` on another device, moved here through the host.
+
+When a node is realized it becomes a ``BUFFER`` in place (its sources are dropped), so every
+array that shares it sees the result and nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _env
+from .._codegen.ir import Op
+from .._devices.base import Buffer, Device
+from .view import ShapeTracker, View, prod, st_apply
+
+MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
+
+
+class Node:
+    __slots__ = ("op", "srcs", "arg", "dtype", "shape", "device", "buffer", "depth",
+                 "__weakref__")
+
+    def __init__(self, op: str, srcs: tuple[Node, ...], arg: Any, dtype: np.dtype,
+                 shape: tuple[int, ...], device: Device, buffer: Buffer | None = None) -> None:
+        self.op = op
+        self.srcs = srcs
+        self.arg = arg
+        self.dtype = dtype
+        self.shape = shape
+        self.device = device
+        self.buffer = buffer
+        self.depth = 0 if not srcs else 1 + max(s.depth for s in srcs)
+
+    def __repr__(self) -> str:
+        return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
+
+    @property
+    def realized(self) -> bool:
+        return self.buffer is not None
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    def base(self) -> Node:
+        """The node a VIEW reads (itself for every other kind)."""
+        return self.srcs[0] if self.op == "VIEW" else self
+
+    def set_buffer(self, buffer: Buffer) -> None:
+        """Turn this node into realized data; drop the graph above it."""
+        self.buffer = buffer
+        self.op = "BUFFER"
+        self.srcs = ()
+        self.arg = None
+        self.depth = 0
+
+
+# -- constructors ----------------------------------------------------------------------------
+def buffer_node(buffer: Buffer, dtype: np.dtype, shape: tuple[int, ...]) -> Node:
+    return Node("BUFFER", (), None, np.dtype(dtype), tuple(shape), buffer.device, buffer)
+
+
+def from_host(data: np.ndarray, device: Device) -> Node:
+    """Copy a host array to ``device`` (contiguous) and return its BUFFER node."""
+    data = np.ascontiguousarray(data)
+    buf = device.alloc(data.nbytes)
+    device.copy_in(buf, data)
+    return buffer_node(buf, data.dtype, data.shape)
+
+
+def const(value: Any, dtype: np.dtype, device: Device) -> Node:
+    return Node("CONST", (), value, np.dtype(dtype), (), device)
+
+
+def alu(op: Op, *srcs: Node, dtype: np.dtype | None = None) -> Node:
+    first = srcs[1] if op is Op.WHERE else srcs[0]
+    shape = first.shape
+    assert all(s.shape == shape for s in srcs), f"{op}: shapes {[s.shape for s in srcs]}"
+    return Node("ALU", tuple(srcs), op, np.dtype(dtype or first.dtype), shape, first.device)
+
+
+def cast(node: Node, dtype: np.dtype) -> Node:
+    dtype = np.dtype(dtype)
+    if node.dtype == dtype:
+        return node
+    if node.op == "CONST":
+        return const(node.arg, dtype, node.device)
+    return Node("CAST", (node,), None, dtype, node.shape, node.device)
+
+
+def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
+    axes = tuple(sorted(set(axes)))
+    shape = tuple(1 if i in axes else s for i, s in enumerate(node.shape))
+    return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
+
+
+def copy_to(node: Node, device: Device) -> Node:
+    return Node("COPY", (node,), None, node.dtype, node.shape, device)
+
+
+def _view(node: Node, fn: str, *args: Any, shape: tuple[int, ...]) -> Node:
+    if node.op == "VIEW":
+        st = st_apply(node.arg, fn, *args)
+        src = node.srcs[0]
+    else:
+        st = st_apply((View.contiguous(node.shape),), fn, *args)
+        src = node
+    if len(st) == 1 and st[0].is_contiguous and st[0].shape == src.shape:
+        return src
+    return Node("VIEW", (src,), st, node.dtype, tuple(shape), node.device)
+
+
+def reshape(node: Node, shape: tuple[int, ...]) -> Node:
+    shape = tuple(int(s) for s in shape)
+    if shape == node.shape:
+        return node
+    return _view(node, "reshape", shape, shape=shape)
+
+
+def permute(node: Node, order: tuple[int, ...]) -> Node:
+    if tuple(order) == tuple(range(len(order))):
+        return node
+    return _view(node, "permute", tuple(order), shape=tuple(node.shape[i] for i in order))
+
+
+def expand(node: Node, shape: tuple[int, ...]) -> Node:
+    """Broadcast to ``shape`` (same rank; size-1 dimensions grow)."""
+    shape = tuple(shape)
+    if shape == node.shape:
+        return node
+    return _view(node, "expand", shape, shape=shape)
+
+
+def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
+    """``spec`` gives (start, step, count) per dimension."""
+    shape = tuple(c for _, _, c in spec)
+    if all(start == 0 and step == 1 and c == s
+           for (start, step, c), s in zip(spec, node.shape)):
+        return node
+    return _view(node, "slice", tuple(spec), shape=shape)
+
+
+def view_st(node: Node) -> tuple[Node, ShapeTracker]:
+    """(the node holding the data, the ShapeTracker from ``node``'s shape into it)."""
+    if node.op == "VIEW":
+        return node.srcs[0], node.arg
+    return node, (View.contiguous(node.shape),)

@@ -1,0 +1,471 @@
+"""Lowering: a ``KernelPlan`` -> canonical form (cache key + arguments) -> kernel IR.
+
+Layer: ``_lazy``. Builds IR through ``_codegen.ir``; reads only ``DeviceInfo`` about the
+device (never its name).
+
+Canonical form: the domain's reduced axes go last, size-1 axes are dropped and neighbouring
+axes that every view walks contiguously are merged, so a 2-D contiguous add and a 1-D one are
+the same kernel. The *structure* (ops, dtypes, ranks, which strides are 0 or 1, the loop
+strategy) is the cache key; sizes, strides, offsets and constants are arguments. Loop
+strategies for loop-style devices:
+
+- ``elementwise``: a parallel loop over chunks of the domain, a contiguous inner loop;
+- ``row``: one parallel iteration per kept point, the reduction over the contiguous axis
+  with ``simd_lanes`` accumulators (so the C compiler vectorizes without reassociating);
+- ``column``: the kept axis is the contiguous one: blocks of it are reduced side by side;
+- ``split``: a whole-array reduction split over parallel chunks, combined at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._codegen.ir import INDEX, Builder, Kernel, Op
+from .._devices.base import DeviceInfo
+from .schedule import Expr, KernelPlan
+from .view import View
+
+SPLIT_MIN = 1 << 15       # whole-array reductions at least this long are split over threads
+SPLIT_PARTS = 64
+COLUMN_BLOCK = 64
+PARALLEL_MIN = 1 << 15    # domains smaller than this run on one thread
+
+
+@dataclass
+class Canonical:
+    """A plan in canonical form: everything needed to build the kernel, and its cache key."""
+
+    plan: KernelPlan
+    info: DeviceInfo
+    outer: tuple[int, ...]
+    red: tuple[int, ...]
+    sts: list[tuple[View, ...]]          # loads then the output, over (outer + red) dims
+    cats: list[tuple[str, ...]]          # stride category per st and dim: "0", "1" or "v"
+    strategy: str
+    lanes: int
+    key: tuple
+    ints: list[int]
+    floats: list[float]
+
+
+def _category(stride: int) -> str:
+    return "0" if stride == 0 else ("1" if stride == 1 else "v")
+
+
+def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
+    domain, axes = plan.domain, plan.axes
+    order = [d for d in range(len(domain)) if d not in axes] + list(axes)
+    n_outer = len(domain) - len(axes)
+    keep = [d for d in order if domain[d] != 1]
+    sts = [st for _, st in plan.loads] + [plan.out_st]
+    views = []
+    for st in sts:
+        v = st[0]
+        views.append([v.strides[d] for d in keep])
+    shape = [domain[d] for d in keep]
+    is_red = [i >= n_outer for i in (order.index(d) for d in keep)]
+    # merge neighbouring axes that every view walks contiguously
+    i = 0
+    while i < len(shape) - 1:
+        if is_red[i] == is_red[i + 1] and all(s[i] == s[i + 1] * shape[i + 1] for s in views):
+            shape[i] *= shape[i + 1]
+            for s in views:
+                s[i] = s[i + 1]
+                del s[i + 1]
+            del shape[i + 1], is_red[i + 1]
+        else:
+            i += 1
+    outer = tuple(s for s, r in zip(shape, is_red) if not r)
+    red = tuple(s for s, r in zip(shape, is_red) if r)
+    canon_sts = []
+    for st, strides in zip(sts, views):
+        canon_sts.append((View(tuple(shape), tuple(strides), st[0].offset),) + tuple(st[1:]))
+    cats = [tuple(_category(s) for s in v[0].strides) for v in canon_sts]
+    strategy, lanes = _strategy(plan, outer, red, cats, info)
+    key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
+    c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
+    c.ints, c.floats = _arguments(c)
+    return c
+
+
+def _levels(plan: KernelPlan) -> dict[int, int]:
+    """Reduction expr -> its stage: 0 if it reads no other reduction, else 1 + theirs."""
+    level: dict[int, int] = {}
+    deepest: dict[int, int] = {}      # expr -> highest stage of reductions below it (-1: none)
+    for i, e in enumerate(plan.exprs):
+        below = max((deepest[s] for s in e.srcs), default=-1)
+        if e.kind == "REDUCE":
+            level[i] = below + 1
+            deepest[i] = level[i]
+        else:
+            deepest[i] = below
+    return level
+
+
+def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
+              cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
+    if not red:
+        return "elementwise", 1
+    lanes = max(info.simd_lanes, 1)
+    loads = cats[:-1]
+    k = len(outer)
+    if k == 0 and len(red) == 1 and red[0] >= SPLIT_MIN and \
+            max(_levels(plan).values(), default=0) == 0 and plan.full is False:
+        return "split", lanes
+    if any(c[-1] == "1" for c in loads):
+        return "row", lanes
+    if k and any(c[k - 1] == "1" for c in loads):
+        return "column", COLUMN_BLOCK
+    return "row", lanes
+
+
+def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[int, ...],
+         sts: list[tuple[View, ...]], cats: list[tuple[str, ...]], strategy: str,
+         lanes: int) -> tuple:
+    loads = tuple((node.dtype.str, cats[i], tuple(len(v.shape) for v in sts[i][1:]))
+                  for i, (node, _) in enumerate(plan.loads))
+    exprs = tuple((e.kind, e.dtype.str, e.srcs,
+                   e.arg if e.kind != "CONST" else e.arg[1].str) for e in plan.exprs)
+    return (info.name, strategy, lanes, len(outer), len(red), plan.full, loads,
+            plan.output.dtype.str, cats[-1], tuple(len(v.shape) for v in sts[-1][1:]),
+            exprs, plan.root)
+
+
+# -- arguments --------------------------------------------------------------------------------
+def _const_ints(value: Any, dtype: np.dtype) -> int:
+    if dtype.kind == "u":
+        v = int(value) & ((1 << 64) - 1)
+        return v - (1 << 64) if v >= 1 << 63 else v
+    return int(value)
+
+
+def _arguments(c: Canonical) -> tuple[list[int], list[float]]:
+    """Argument values, in exactly the order ``lower`` declares them."""
+    ints: list[int] = list(c.outer) + list(c.red)
+    for st, cat in zip(c.sts, c.cats):
+        v0 = st[0]
+        ints += [s for s, k in zip(v0.strides, cat) if k == "v"]
+        ints.append(v0.offset)
+        for v in st[1:]:
+            ints += list(v.shape) + list(v.strides) + [v.offset]
+    floats: list[float] = []
+    for value, dtype in zip(c.plan.consts, (e.arg[1] for e in c.plan.exprs
+                                            if e.kind == "CONST")):
+        if dtype.kind in "biu":
+            ints.append(_const_ints(value, dtype))
+        elif dtype.kind == "f":
+            floats.append(float(value))
+        else:
+            z = complex(value)
+            floats += [z.real, z.imag]
+    ints += _strategy_args(c)
+    total = math.prod(c.outer) * math.prod(c.red)
+    ints.append(1 if total >= PARALLEL_MIN and c.info.compute_units > 1 else 0)
+    return ints, floats
+
+
+def _strategy_args(c: Canonical) -> list[int]:
+    threads = max(c.info.compute_units, 1)
+    if c.strategy == "elementwise":
+        outer = c.outer or (1,)
+        last = outer[-1]
+        rest = math.prod(outer[:-1])
+        want = 4 * threads
+        if rest >= want or last <= 8192:
+            n = 1
+        else:
+            n = min(math.ceil(last / 8192), math.ceil(want / max(rest, 1)))
+        chunk = math.ceil(last / n) if last else 1
+        return [chunk, math.ceil(last / chunk) if last else 0]
+    if c.strategy == "split":
+        return [math.ceil(c.red[0] / SPLIT_PARTS)]
+    if c.strategy == "column":
+        return [math.ceil(c.outer[-1] / c.lanes)]
+    return []
+
+
+# -- IR ---------------------------------------------------------------------------------------
+class _Lowerer:
+    def __init__(self, c: Canonical, name: str) -> None:
+        self.c = c
+        self.b = Builder(name)
+        self.plan = c.plan
+        self.reduce_values: dict[int, Any] = {}
+        self.lane: int | None = None
+
+    def declare(self) -> None:
+        b, c = self.b, self.c
+        self.bufs = [b.buf(node.dtype, False) for node, _ in self.plan.loads]
+        self.out = b.buf(self.plan.output.dtype, True)
+        k = len(c.outer)
+        self.outer_sizes = [b.int_arg() for _ in c.outer]
+        self.red_sizes = [b.int_arg() for _ in c.red]
+        self.st_params = []
+        for st, cat in zip(c.sts, c.cats):
+            strides = [b.const(0) if kk == "0" else b.const(1) if kk == "1" else b.int_arg()
+                       for kk in cat]
+            offset = b.int_arg()
+            deeper = []
+            for v in st[1:]:
+                n = len(v.shape)
+                deeper.append(([b.int_arg() for _ in range(n)], [b.int_arg() for _ in range(n)],
+                               b.int_arg()))
+            self.st_params.append((strides, offset, deeper))
+        self.consts = {}
+        for i, e in enumerate(self.plan.exprs):
+            if e.kind != "CONST":
+                continue
+            dtype = e.arg[1]
+            if dtype.kind in "biu":
+                v = b.int_arg()
+                self.consts[i] = b.cast(v, dtype) if dtype != INDEX else v
+            elif dtype.kind == "f":
+                self.consts[i] = b.cast(b.float_arg(), dtype)
+            else:
+                part = np.empty(0, dtype).real.dtype
+                re = b.cast(b.float_arg(), part)
+                im = b.cast(b.float_arg(), part)
+                self.consts[i] = b.alu(Op.COMPLEX, re, im, dtype=dtype)
+        self.strategy_args = [b.int_arg() for _ in _strategy_args(c)]
+        self.par = b.int_arg()
+        del k
+
+    # index arithmetic
+    def index(self, slot: int, env: list[int]) -> int:
+        b = self.b
+        strides, offset, deeper = self.st_params[slot]
+        lin = offset
+        for var, st in zip(env, strides):
+            lin = b.idx(Op.ADD, lin, b.idx(Op.MUL, var, st))
+        for shape, dstrides, doff in deeper:
+            acc = doff
+            for n, s in zip(reversed(shape), reversed(dstrides)):
+                coord = self._nonneg(Op.MOD, lin, n)
+                lin = self._nonneg(Op.IDIV, lin, n)
+                acc = b.idx(Op.ADD, acc, b.idx(Op.MUL, coord, s))
+            lin = acc
+        return lin
+
+    def _nonneg(self, op: Op, a: int, n: int) -> int:
+        """Division of non-negative index values (rendered as plain / and %)."""
+        return self.b.emit(op, INDEX, (a, n), "index")
+
+    def unravel(self, flat: int, sizes: list[int]) -> list[int]:
+        out = []
+        for n in reversed(sizes[1:]):
+            out.append(self._nonneg(Op.MOD, flat, n))
+            flat = self._nonneg(Op.IDIV, flat, n)
+        if sizes:
+            out.append(flat)
+        return list(reversed(out))
+
+    def value(self, i: int, env: list[int]) -> int:
+        e: Expr = self.plan.exprs[i]
+        b = self.b
+        if e.kind == "LOAD":
+            return b.load(self.bufs[e.arg], self.index(e.arg, env))
+        if e.kind == "CONST":
+            return self.consts[i]
+        if e.kind == "REDUCE":
+            acc = self.reduce_values[i]
+            if self.lane is not None and b.instrs[acc].op is Op.ACC:
+                return b.emit(Op.ACC_GET, e.dtype, (acc, self.lane))
+            return acc
+        srcs = [self.value(s, env) for s in e.srcs]
+        if e.kind == "CAST":
+            return b.cast(srcs[0], e.dtype)
+        return b.alu(e.arg, *srcs, dtype=e.dtype)
+
+    def stages(self) -> list[list[int]]:
+        levels = _levels(self.plan)
+        if not levels:
+            return []
+        return [[i for i, lv in levels.items() if lv == n] for n in range(max(levels.values()) + 1)]
+
+    def reduce_loops(self, group: list[int], accs: dict[int, int], env: list[int],
+                     red_dims: list[int], start: int | None = None, end: int | None = None,
+                     lane_split: bool = True) -> None:
+        """Nested loops over the reduced axes updating ``accs`` (lane-split innermost)."""
+        b = self.b
+        k = len(self.c.outer)
+        zero = b.const(0)
+        opened = []
+        for j in red_dims[:-1]:
+            r = b.range(zero, self.red_sizes[j], "reduce")
+            env[k + j] = r
+            opened.append(r)
+        j = red_dims[-1]
+        lo = zero if start is None else start
+        hi = self.red_sizes[j] if end is None else end
+        lanes = self.c.lanes if lane_split else 1
+        if lanes > 1:
+            count = b.idx(Op.SUB, hi, lo)
+            L = b.const(lanes)
+            nfull = self._nonneg(Op.IDIV, count, L)
+            rb = b.range(zero, nfull, "reduce")
+            ln = b.range(zero, L, "lane")
+            env[k + j] = b.idx(Op.ADD, lo, b.idx(Op.ADD, b.idx(Op.MUL, rb, L), ln))
+            for i in group:
+                b.acc_update(accs[i], ln, self.value(self.plan.exprs[i].srcs[0], env))
+            b.end(ln)
+            b.end(rb)
+            lo = b.idx(Op.ADD, lo, b.idx(Op.MUL, nfull, L))
+        rt = b.range(lo, hi, "reduce")
+        env[k + j] = rt
+        for i in group:
+            b.acc_update(accs[i], zero, self.value(self.plan.exprs[i].srcs[0], env))
+        b.end(rt)
+        for r in reversed(opened):
+            b.end(r)
+
+    def lower(self) -> Kernel:
+        self.declare()
+        getattr(self, f"_lower_{self.c.strategy}")()
+        par_index = self.b.instrs[self.par].arg
+        return self.b.finish(parallel_arg=par_index, strategy=self.c.strategy)
+
+    def _store(self, env: list[int]) -> None:
+        b = self.b
+        v = b.cast(self.value(self.plan.root, env), self.plan.output.dtype)
+        b.store(self.out, self.index(len(self.st_params) - 1, env), v)
+
+    def _lower_elementwise(self) -> None:
+        b = self.b
+        sizes = self.outer_sizes or [b.const(1)]
+        chunk, nchunks = self.strategy_args
+        zero = b.const(0)
+        total = nchunks
+        for s in sizes[:-1]:
+            total = b.idx(Op.MUL, total, s)
+        g = b.range(zero, total, "global")
+        c = self._nonneg(Op.MOD, g, nchunks)
+        rest = self._nonneg(Op.IDIV, g, nchunks)
+        env = self.unravel(rest, sizes[:-1])
+        start = b.idx(Op.MUL, c, chunk)
+        end = b.emit(Op.MIN, INDEX, (b.idx(Op.ADD, start, chunk), sizes[-1]))
+        i = b.range(start, end, "inner")
+        env = (env + [i])[:len(self.c.outer)]
+        self._store(env)
+        b.end(i)
+        b.end(g)
+
+    def _outer_loop(self) -> tuple[int, list[int]]:
+        b = self.b
+        total = b.const(1)
+        for s in self.outer_sizes:
+            total = b.idx(Op.MUL, total, s)
+        g = b.range(b.const(0), total, "global")
+        return g, self.unravel(g, self.outer_sizes)
+
+    def _lower_row(self) -> None:
+        b = self.b
+        k, m = len(self.c.outer), len(self.c.red)
+        g, outer_env = self._outer_loop()
+        env = outer_env + [b.const(0)] * m
+        for group in self.stages():
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, self.c.lanes)
+                    for i in group}
+            self.reduce_loops(group, accs, list(env), list(range(m)))
+            for i in group:
+                self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
+                                               (accs[i],))
+        self._finish_outputs(env, k, m)
+        b.end(g)
+
+    def _finish_outputs(self, env: list[int], k: int, m: int) -> None:
+        b = self.b
+        if self.plan.full:
+            opened = []
+            env = list(env)
+            for j in range(m):
+                r = b.range(b.const(0), self.red_sizes[j], "inner")
+                env[k + j] = r
+                opened.append(r)
+            self._store(env)
+            for r in reversed(opened):
+                b.end(r)
+        else:
+            self._store(env)
+
+    def _lower_split(self) -> None:
+        b = self.b
+        (chunk,) = self.strategy_args
+        n = self.red_sizes[0]
+        group = self.stages()[0]
+        outer_accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, SPLIT_PARTS)
+                      for i in group}
+        g = b.range(b.const(0), b.const(SPLIT_PARTS), "global")
+        start = b.emit(Op.MIN, INDEX, (b.idx(Op.MUL, g, chunk), n))
+        end = b.emit(Op.MIN, INDEX, (b.idx(Op.ADD, start, chunk), n))
+        accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, self.c.lanes)
+                for i in group}
+        self.reduce_loops(group, accs, [b.const(0)], [0], start, end)
+        for i in group:
+            part = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype, (accs[i],))
+            b.acc_update(outer_accs[i], g, part)
+        b.end(g)
+        for i in group:
+            self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
+                                           (outer_accs[i],))
+        self._store([b.const(0)])
+
+    def _lower_column(self) -> None:
+        b = self.b
+        k, m = len(self.c.outer), len(self.c.red)
+        (nblk,) = self.strategy_args
+        zero = b.const(0)
+        B = b.const(self.c.lanes)
+        total = nblk
+        for s in self.outer_sizes[:-1]:
+            total = b.idx(Op.MUL, total, s)
+        g = b.range(zero, total, "global")
+        blk = self._nonneg(Op.MOD, g, nblk)
+        rest = self._nonneg(Op.IDIV, g, nblk)
+        env = self.unravel(rest, self.outer_sizes[:-1]) + [zero] + [zero] * m
+        c0 = b.idx(Op.MUL, blk, B)
+        cnt = b.emit(Op.MIN, INDEX, (B, b.idx(Op.SUB, self.outer_sizes[-1], c0)))
+        for group in self.stages():
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, self.c.lanes)
+                    for i in group}
+            opened = []
+            env2 = list(env)
+            for j in range(m):
+                r = b.range(zero, self.red_sizes[j], "reduce")
+                env2[k + j] = r
+                opened.append(r)
+            ln = b.range(zero, cnt, "lane")
+            env2[k - 1] = b.idx(Op.ADD, c0, ln)
+            self.lane = ln
+            for i in group:
+                b.acc_update(accs[i], ln, self.value(self.plan.exprs[i].srcs[0], env2))
+            self.lane = None
+            b.end(ln)
+            for r in reversed(opened):
+                b.end(r)
+            for i in group:
+                self.reduce_values[i] = accs[i]
+        opened = []
+        env2 = list(env)
+        if self.plan.full:
+            for j in range(m):
+                r = b.range(zero, self.red_sizes[j], "inner")
+                env2[k + j] = r
+                opened.append(r)
+        ln = b.range(zero, cnt, "inner")
+        env2[k - 1] = b.idx(Op.ADD, c0, ln)
+        self.lane = ln
+        self._store(env2)
+        self.lane = None
+        b.end(ln)
+        for r in reversed(opened):
+            b.end(r)
+        b.end(g)
+
+
+def lower(c: Canonical, name: str = "kernel") -> Kernel:
+    """The IR of a canonical plan (called only on a cache miss)."""
+    return _Lowerer(c, name).lower()

@@ -1,0 +1,180 @@
+"""Realization: schedule pending nodes, fetch or build each kernel, launch it.
+
+Layer: ``_lazy``. Renders through ``_codegen`` and runs through ``_devices``.
+
+The in-memory program cache is keyed by the canonical structure (``Canonical.key``), so a
+cache hit costs no lowering, rendering or hashing of source text; a miss lowers to IR,
+renders, and lets the device compile (the device keeps its own on-disk cache).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _debug
+from .._codegen import render
+from .._codegen.ir import Kernel
+from .._devices.base import Device, Program
+from .graph import Node
+from .lower import Canonical, canonicalize, lower
+from .schedule import KernelPlan, schedule
+
+_programs: dict[tuple, Program] = {}
+stats = {"kernels": 0, "compiles": 0, "cache_hits": 0}
+
+
+@dataclass
+class PlannedKernel:
+    """One kernel of a plan, as ``explain`` shows it."""
+
+    device: str
+    name: str
+    strategy: str
+    source: str
+    ir: Kernel
+    outputs: list[tuple[tuple[int, ...], str]]
+
+    def __str__(self) -> str:
+        outs = ", ".join(f"{d}{list(s)}" for s, d in self.outputs)
+        return (f"kernel {self.name} on {self.device} ({self.strategy}) -> {outs}\n"
+                f"{self.source}")
+
+
+def _unrealized_bases(nodes: list[Node]) -> list[Node]:
+    out: list[Node] = []
+    seen: set[int] = set()
+    for n in nodes:
+        b = n.base()
+        if not b.realized and b.op != "CONST" and id(b) not in seen:
+            seen.add(id(b))
+            out.append(b)
+    return out
+
+
+def _copies_first(targets: list[Node]) -> None:
+    """Realize every pending COPY (a move between devices through the host) first."""
+    seen: set[int] = set()
+    stack = list(targets)
+    copies: list[Node] = []
+    while stack:
+        n = stack.pop()
+        if id(n) in seen or n.realized:
+            continue
+        seen.add(id(n))
+        if n.op == "COPY":
+            copies.append(n)
+            continue
+        stack.extend(n.srcs)
+    for n in copies:
+        src = n.srcs[0]
+        host = to_host(src)
+        buf = n.device.alloc(max(host.nbytes, 1))
+        n.device.copy_in(buf, host)
+        _debug.log("memory", f"copy {src.device.name} -> {n.device.name}: {host.nbytes} bytes")
+        n.set_buffer(buf)
+
+
+def _name(c: Canonical) -> str:
+    return f"{c.strategy}_{abs(hash(c.key)) % (1 << 32):08x}"
+
+
+def _program(c: Canonical) -> Program:
+    prog = _programs.get(c.key)
+    if prog is not None:
+        stats["cache_hits"] += 1
+        return prog
+    device = c.plan.output.device
+    t0 = time.perf_counter()
+    ir = lower(c, _name(c))
+    _debug.log("ir", str(ir))
+    source = render(ir, device.info.language)
+    _debug.log("source", source)
+    prog = device.compile(source, ir)
+    stats["compiles"] += 1
+    _debug.log("compile", f"{device.name}: {ir.name} ready in "
+                          f"{1e3 * (time.perf_counter() - t0):.1f} ms")
+    _programs[c.key] = prog
+    return prog
+
+
+def run_plan(plan: KernelPlan) -> None:
+    out = plan.output
+    device: Device = out.device
+    c = canonicalize(plan, device.info)
+    buf = device.alloc(out.nbytes)
+    total_outer = int(np.prod(c.outer)) if c.outer else 1
+    if total_outer == 0 or (plan.full and int(np.prod(c.red)) == 0):
+        out.set_buffer(buf)
+        return
+    prog = _program(c)
+    buffers = [node.buffer for node, _ in plan.loads] + [buf]
+    if _debug.enabled("launch"):
+        _debug.log("launch", f"{device.name}: {prog.name} outer={c.outer} red={c.red} "
+                             f"ints={c.ints} floats={c.floats}")
+    buf.ready = prog(buffers, c.ints, c.floats)  # type: ignore[arg-type]
+    stats["kernels"] += 1
+    out.set_buffer(buf)
+
+
+def realize(*nodes: Node) -> None:
+    """Compute every pending node that ``nodes`` (or their views) need."""
+    targets = _unrealized_bases(list(nodes))
+    if not targets:
+        return
+    _copies_first(targets)
+    targets = [t for t in targets if not t.realized]
+    plans = schedule(targets)
+    if _debug.enabled("schedule"):
+        _debug.log("schedule", f"{len(plans)} kernel(s) for {len(targets)} target(s)")
+    for plan in plans:
+        run_plan(plan)
+
+
+def explain(*nodes: Node) -> list[PlannedKernel]:
+    """The kernels realizing ``nodes`` would run, without running anything."""
+    targets = _unrealized_bases(list(nodes))
+    out = []
+    for plan in schedule(targets) if targets else []:
+        device = plan.output.device
+        c = canonicalize(plan, device.info)
+        ir = lower(c, _name(c))
+        out.append(PlannedKernel(device.name, ir.name, c.strategy,
+                                 render(ir, device.info.language), ir,
+                                 [(plan.output.shape, plan.output.dtype.name)]))
+    return out
+
+
+def to_host(node: Node) -> np.ndarray:
+    """The node's value as a host array (realizing it first). Views cost no kernel."""
+    from .view import st_index  # noqa: F401  (multi-view reads fall back to a copy kernel)
+
+    if node.op == "CONST":
+        return np.full(node.shape, node.arg, node.dtype)
+    base = node.base()
+    realize(base)
+    assert base.buffer is not None
+    raw = base.device.copy_out(base.buffer)
+    flat = raw[:base.nbytes].view(base.dtype)
+    if node.op != "VIEW":
+        return flat.reshape(node.shape)
+    st = node.arg
+    if len(st) == 1:
+        v = st[0]
+        item = base.dtype.itemsize
+        if node.size == 0:
+            return np.empty(node.shape, node.dtype)
+        return np.lib.stride_tricks.as_strided(flat[v.offset:], node.shape,
+                                               tuple(s * item for s in v.strides),
+                                               writeable=False)
+    # a chain of views: index on the host
+    from .view import View, compose  # noqa: F401
+    idx = np.indices(node.shape).reshape(len(node.shape), -1) if node.shape else \
+        np.zeros((0, 1), np.int64)
+    lin = st[0].offset + sum(i * s for i, s in zip(idx, st[0].strides))
+    for v in st[1:]:
+        coords = np.unravel_index(np.asarray(lin, np.int64), v.shape) if v.shape else ()
+        lin = v.offset + sum(c * s for c, s in zip(coords, v.strides))
+    return flat[np.asarray(lin, np.int64)].reshape(node.shape)

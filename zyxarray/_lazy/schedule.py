@@ -1,0 +1,221 @@
+"""The scheduler: groups pending graph nodes into kernels.
+
+Layer: ``_lazy``. Knows no target language; produces ``KernelPlan``s that ``lower.py`` turns
+into IR.
+
+A kernel iterates a *domain* (a shape ``F``) of which the axes ``A`` are reduced. Every value
+in it is an expression over the domain: loads through ShapeTrackers, constants, ALU ops and
+reductions over ``A``. Its output is stored either over the whole domain (``full``) or once per
+point of the kept axes (``reduced``). Fusion rules:
+
+- elementwise nodes and views are always inlined (views become index arithmetic);
+- a reduction joins a kernel whose domain and reduced axes are its own, if it is read through
+  the canonical broadcast of its result (softmax: max, then sum, then the division, all one
+  kernel); otherwise, or if two kernels would both compute it, it gets a kernel of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._codegen.ir import Op
+from .graph import Node
+from .view import ShapeTracker, View, compose, contiguous_strides
+
+
+@dataclass(frozen=True)
+class Expr:
+    """One node of a kernel's expression DAG. ``kind``: LOAD, CONST, ALU, CAST, REDUCE."""
+
+    kind: str
+    dtype: np.dtype
+    srcs: tuple[int, ...] = ()
+    arg: Any = None          # LOAD: load slot; CONST: const slot; ALU: Op; REDUCE: Op
+
+
+@dataclass
+class KernelPlan:
+    output: Node
+    domain: tuple[int, ...]
+    axes: tuple[int, ...]            # reduced axes of the domain
+    full: bool                       # output stored over the whole domain
+    exprs: list[Expr] = field(default_factory=list)
+    root: int = -1
+    loads: list[tuple[Node, ShapeTracker]] = field(default_factory=list)
+    consts: list[Any] = field(default_factory=list)
+    fused: list[Node] = field(default_factory=list)        # reductions computed inside
+    needs: list[Node] = field(default_factory=list)        # unrealized nodes it loads
+
+    @property
+    def out_st(self) -> ShapeTracker:
+        if self.full:
+            return (View.contiguous(self.domain),)
+        return (collapse_view(self.domain, self.axes),)
+
+
+def collapse_view(domain: tuple[int, ...], axes: tuple[int, ...]) -> View:
+    """Domain index -> linear index of the reduced (keepdims) result: reduced axes read 0."""
+    kept = tuple(1 if i in axes else s for i, s in enumerate(domain))
+    strides = tuple(0 if i in axes else st for i, st in enumerate(contiguous_strides(kept)))
+    return View.make(domain, strides, 0)
+
+
+class _Restart(Exception):
+    def __init__(self, domain: tuple[int, ...], axes: tuple[int, ...]) -> None:
+        self.domain, self.axes = domain, axes
+
+
+class _Builder:
+    def __init__(self, plan: KernelPlan, materialize: set[int]) -> None:
+        self.plan = plan
+        self.materialize = materialize
+        self.memo: dict[tuple[int, ShapeTracker], int] = {}
+        self.expr_index: dict[Expr, int] = {}
+        self.load_index: dict[tuple[int, ShapeTracker], int] = {}
+        self.unfusable: list[Node] = []
+
+    def add(self, e: Expr) -> int:
+        idx = self.expr_index.get(e)
+        if idx is None:
+            self.plan.exprs.append(e)
+            idx = self.expr_index[e] = len(self.plan.exprs) - 1
+        return idx
+
+    def load(self, node: Node, st: ShapeTracker) -> int:
+        key = (id(node), st)
+        slot = self.load_index.get(key)
+        if slot is None:
+            self.plan.loads.append((node, st))
+            slot = self.load_index[key] = len(self.plan.loads) - 1
+            if not node.realized:
+                self.plan.needs.append(node)
+        return self.add(Expr("LOAD", node.dtype, (), slot))
+
+    def walk(self, node: Node, st: ShapeTracker) -> int:
+        key = (id(node), st)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        out = self._walk(node, st)
+        self.memo[key] = out
+        return out
+
+    def _walk(self, node: Node, st: ShapeTracker) -> int:
+        plan = self.plan
+        if node.realized:
+            return self.load(node, st)
+        if node.op == "CONST":
+            plan.consts.append(node.arg)
+            return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
+        if node.op == "VIEW":
+            return self.walk(node.srcs[0], compose(st, node.arg))
+        if id(node) in self.materialize and node is not plan.output:
+            return self.load(node, st)
+        if node.op == "ALU":
+            srcs = tuple(self.walk(s, st) for s in node.srcs)
+            return self.add(Expr("ALU", node.dtype, srcs, node.arg))
+        if node.op == "CAST":
+            return self.add(Expr("CAST", node.dtype, (self.walk(node.srcs[0], st),)))
+        if node.op == "REDUCE":
+            op, axes = node.arg
+            src = node.srcs[0]
+            if not plan.axes and plan.full and not plan.exprs_have_reduce:  # type: ignore
+                # the first reduction decides the domain
+                if _reads_whole(st, plan.domain, node.shape):
+                    raise _Restart(src.shape, axes)
+                if src.shape == plan.domain and st == (collapse_view(plan.domain, axes),):
+                    plan.axes = axes
+            if (plan.axes == axes and src.shape == plan.domain
+                    and st == (collapse_view(plan.domain, axes),)):
+                plan.fused.append(node)
+                inner = self.walk(src, (View.contiguous(plan.domain),))
+                return self.add(Expr("REDUCE", node.dtype, (inner,), op))
+            self.unfusable.append(node)
+            return self.load(node, st)
+        # COPY and anything else is realized by its own step before this kernel runs
+        self.unfusable.append(node)
+        return self.load(node, st)
+
+
+def _reads_whole(st: ShapeTracker, domain: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """True if ``st`` reads a node of ``shape`` element for element in the domain's order
+    (the domain is the reduction's result, possibly with its size-1 axes dropped)."""
+    if len(st) != 1:
+        return False
+    v = st[0]
+    return (v.offset == 0 and v.strides == contiguous_strides(domain)
+            and int(np.prod(domain)) == int(np.prod(shape)))
+
+
+def build_plan(node: Node, materialize: set[int]) -> tuple[KernelPlan, list[Node]]:
+    """The kernel that realizes ``node``, and the reductions it could not fuse."""
+    if node.op == "REDUCE":
+        domain, axes, full = node.srcs[0].shape, node.arg[1], False
+    else:
+        domain, axes, full = node.shape, (), True
+    while True:
+        plan = KernelPlan(node, tuple(domain), tuple(axes), full)
+        plan.exprs_have_reduce = node.op == "REDUCE"  # type: ignore[attr-defined]
+        b = _Builder(plan, materialize)
+        try:
+            plan.root = b.walk(node, plan.out_st)
+        except _Restart as r:
+            domain, axes, full = r.domain, r.axes, False
+            continue
+        return plan, b.unfusable
+
+
+def schedule(targets: list[Node]) -> list[KernelPlan]:
+    """Kernels that realize ``targets`` (unrealized, non-VIEW nodes), in execution order."""
+    materialize = {id(t) for t in targets}
+    nodes = {id(t): t for t in targets}
+    while True:
+        plans: dict[int, KernelPlan] = {}
+        fused_by: dict[int, int] = {}
+        grow: list[Node] = []
+        pending = list(nodes.values())
+        while pending:
+            n = pending.pop()
+            if id(n) in plans:
+                continue
+            plan, unfusable = build_plan(n, materialize)
+            plans[id(n)] = plan
+            for r in plan.fused:
+                fused_by[id(r)] = fused_by.get(id(r), 0) + 1
+                if fused_by[id(r)] > 1:
+                    grow.append(r)
+            for dep in unfusable + plan.needs:
+                if id(dep) not in materialize:
+                    grow.append(dep)
+        grow = [g for g in grow if id(g) not in materialize and not g.realized]
+        if not grow:
+            break
+        for g in grow:
+            materialize.add(id(g))
+            nodes[id(g)] = g
+    return _order(plans)
+
+
+def _order(plans: dict[int, KernelPlan]) -> list[KernelPlan]:
+    out: list[KernelPlan] = []
+    done: set[int] = set()
+    visiting: set[int] = set()
+
+    def visit(key: int) -> None:
+        if key in done:
+            return
+        assert key not in visiting, "cycle in kernel dependencies"
+        visiting.add(key)
+        for dep in plans[key].needs:
+            if id(dep) in plans:
+                visit(id(dep))
+        visiting.discard(key)
+        done.add(key)
+        out.append(plans[key])
+
+    for key in plans:
+        visit(key)
+    return out

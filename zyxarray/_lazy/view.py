@@ -1,0 +1,190 @@
+"""View algebra: every view operation is index arithmetic on (shape, strides, offset).
+
+Layer: ``_lazy``. Imports nothing from zyxarray but the foundation modules.
+
+A ``View`` maps a multi-index of its shape to ``offset + sum(i[d] * strides[d])``. A
+``ShapeTracker`` is a chain of views for the cases one view cannot express (a reshape of a
+non-contiguous view): ``views[0]`` has the visible shape, each view's result is a linear index
+that the next view reads as a multi-index of its own shape (row-major), and the last view's
+result is the element offset in the buffer. Strides of size-1 dimensions are always 0 so equal
+views compare equal.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.append(acc if s != 1 else 0)
+        acc *= s
+    return tuple(reversed(strides))
+
+
+def prod(shape: tuple[int, ...]) -> int:
+    return math.prod(shape)
+
+
+@dataclass(frozen=True)
+class View:
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    offset: int = 0
+
+    @staticmethod
+    def make(shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0) -> View:
+        shape = tuple(int(s) for s in shape)
+        strides = tuple(0 if s == 1 else int(st) for s, st in zip(shape, strides))
+        return View(shape, strides, int(offset))
+
+    @staticmethod
+    def contiguous(shape: tuple[int, ...]) -> View:
+        return View.make(shape, contiguous_strides(shape), 0)
+
+    @property
+    def is_contiguous(self) -> bool:
+        """Offset 0 and row-major strides: the identity on a contiguous buffer."""
+        return self.offset == 0 and self.strides == contiguous_strides(self.shape)
+
+    # -- view operations ------------------------------------------------------------------
+    def permute(self, order: tuple[int, ...]) -> View:
+        return View.make(tuple(self.shape[i] for i in order),
+                         tuple(self.strides[i] for i in order), self.offset)
+
+    def expand(self, shape: tuple[int, ...]) -> View:
+        assert len(shape) == len(self.shape)
+        strides = tuple(0 if old == 1 and new != 1 else st
+                        for old, new, st in zip(self.shape, shape, self.strides))
+        return View.make(shape, strides, self.offset)
+
+    def slice(self, spec: tuple[tuple[int, int, int], ...]) -> View:
+        """``spec`` is (start, step, count) per dimension; start is a valid index if count>0."""
+        offset = self.offset
+        shape, strides = [], []
+        for (start, step, count), st in zip(spec, self.strides):
+            if count > 0:
+                offset += start * st
+            shape.append(count)
+            strides.append(st * step)
+        return View.make(tuple(shape), tuple(strides), offset)
+
+    def reshape(self, shape: tuple[int, ...]) -> View | None:
+        """The same elements as ``shape`` if one view can say it, else None."""
+        if prod(shape) == 0 or prod(self.shape) == 0:
+            return View.contiguous(shape)
+        if self.strides == contiguous_strides(self.shape):
+            return View.make(shape, contiguous_strides(shape), self.offset)
+        old = [(s, st) for s, st in zip(self.shape, self.strides) if s != 1]
+        new_strides = [0] * len(shape)
+        dims = [(i, s) for i, s in enumerate(shape) if s != 1]
+        oi = ni = 0
+        while ni < len(dims) and oi < len(old):
+            nj, oj = ni + 1, oi + 1
+            n_size, o_size = dims[ni][1], old[oi][0]
+            while n_size != o_size:
+                if n_size < o_size:
+                    n_size *= dims[nj][1]
+                    nj += 1
+                else:
+                    o_size *= old[oj][0]
+                    oj += 1
+            for k in range(oi, oj - 1):
+                if old[k][1] != old[k + 1][0] * old[k + 1][1]:
+                    return None
+            stride = old[oj - 1][1]
+            for k in range(nj - 1, ni - 1, -1):
+                new_strides[dims[k][0]] = stride
+                stride *= dims[k][1]
+            ni, oi = nj, oj
+        return View.make(shape, tuple(new_strides), self.offset)
+
+    def index(self, idx: tuple[int, ...]) -> int:
+        return self.offset + sum(i * s for i, s in zip(idx, self.strides))
+
+
+def unravel(linear: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    out = []
+    for s in reversed(shape):
+        out.append(linear % s if s else 0)
+        linear = linear // s if s else 0
+    return tuple(reversed(out))
+
+
+def merge(a: View, b: View) -> View | None:
+    """One view equal to ``a`` followed by ``b`` (a's linear index read in b's shape), or None."""
+    if b.is_contiguous:
+        return a
+    if a.is_contiguous and prod(a.shape) == prod(b.shape):
+        return b.reshape(a.shape)
+    if prod(a.shape) == 0:
+        return View.contiguous(a.shape)
+    # each dimension of ``a`` must step along exactly one dimension of b's shape, in range
+    cstr = contiguous_strides(b.shape)
+    base = unravel(a.offset, b.shape)
+    lo = list(base)
+    hi = list(base)
+    strides = []
+    for size, st in zip(a.shape, a.strides):
+        if size == 1 or st == 0:
+            strides.append(0)
+            continue
+        j = next((j for j, c in enumerate(cstr) if c and abs(st) % c == 0), None)
+        if j is None:
+            return None
+        k = st // cstr[j]
+        span = k * (size - 1)
+        if span > 0:
+            hi[j] += span
+        else:
+            lo[j] += span
+        strides.append(k * b.strides[j])
+    if any(lo[j] < 0 or hi[j] >= b.shape[j] for j in range(len(b.shape))):
+        return None
+    return View.make(a.shape, tuple(strides), b.index(base))
+
+
+ShapeTracker = tuple[View, ...]
+
+
+def st_shape(st: ShapeTracker) -> tuple[int, ...]:
+    return st[0].shape
+
+
+def compose(outer: ShapeTracker, inner: ShapeTracker) -> ShapeTracker:
+    """``outer`` reads an index space that ``inner`` maps further: the chain of both, with
+    neighbouring views merged wherever one view can say what two did."""
+    views = list(outer) + list(inner)
+    merged = True
+    while merged and len(views) > 1:
+        merged = False
+        for i in range(len(views) - 1):
+            m = merge(views[i], views[i + 1])
+            if m is not None:
+                views[i:i + 2] = [m]
+                merged = True
+                break
+    return tuple(views)
+
+
+def st_apply(st: ShapeTracker, fn_name: str, *args: object) -> ShapeTracker:
+    """Apply a view operation to the visible view, adding a view when reshape needs one."""
+    first = st[0]
+    if fn_name == "reshape":
+        shape = args[0]
+        v = first.reshape(shape)  # type: ignore[arg-type]
+        if v is not None:
+            return (v,) + st[1:]
+        return (View.contiguous(shape),) + st  # type: ignore[arg-type]
+    return (getattr(first, fn_name)(*args),) + st[1:]
+
+
+def st_index(st: ShapeTracker, idx: tuple[int, ...]) -> int:
+    """The buffer offset of one multi-index (used by tests and the host-side read path)."""
+    lin = st[0].index(idx)
+    for v in st[1:]:
+        lin = v.index(unravel(lin, v.shape))
+    return lin
