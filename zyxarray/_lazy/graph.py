@@ -12,6 +12,10 @@ Node kinds (``Node.op``):
 - ``CAST``: to ``dtype``.
 - ``REDUCE``: ``arg`` is (IR ``Op``, axes); the result keeps reduced axes as size 1.
 - ``COPY``: ``srcs[0]`` on another device, moved here through the host.
+- ``SETITEM``: ``srcs`` (base, value); ``arg`` a ShapeTracker of the region of this node's
+  (contiguous) layout that takes ``value`` (of the region's shape); elsewhere ``base``.
+- ``IOTA``: the int64 values ``0, 1, ..., n-1`` (shape ``(n,)``), computed from the index
+  inside kernels: arange, eye, tril and masks need no memory of their own.
 
 When a node is realized it becomes a ``BUFFER`` in place (its sources are dropped), so every
 array that shares it sees the result and nothing is computed twice.
@@ -91,6 +95,10 @@ def const(value: Any, dtype: np.dtype, device: Device) -> Node:
     return Node("CONST", (), value, np.dtype(dtype), (), device)
 
 
+def iota(n: int, device: Device) -> Node:
+    return Node("IOTA", (), None, np.dtype(np.int64), (int(n),), device)
+
+
 def alu(op: Op, *srcs: Node, dtype: np.dtype | None = None) -> Node:
     first = srcs[1] if op is Op.WHERE else srcs[0]
     shape = first.shape
@@ -111,6 +119,10 @@ def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
     axes = tuple(sorted(set(axes)))
     shape = tuple(1 if i in axes else s for i, s in enumerate(node.shape))
     return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
+
+
+def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:
+    return Node("SETITEM", (base, value), region, base.dtype, base.shape, base.device)
 
 
 def copy_to(node: Node, device: Device) -> Node:

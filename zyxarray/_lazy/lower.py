@@ -43,7 +43,7 @@ class Canonical:
     info: DeviceInfo
     outer: tuple[int, ...]
     red: tuple[int, ...]
-    sts: list[tuple[View, ...]]          # loads then the output, over (outer + red) dims
+    sts: list[tuple[View, ...]]          # loads, iotas, the output; over (outer + red) dims
     cats: list[tuple[str, ...]]          # stride category per st and dim: "0", "1" or "v"
     strategy: str
     lanes: int
@@ -61,7 +61,7 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     order = [d for d in range(len(domain)) if d not in axes] + list(axes)
     n_outer = len(domain) - len(axes)
     keep = [d for d in order if domain[d] != 1]
-    sts = [st for _, st in plan.loads] + [plan.out_st]
+    sts = [st for _, st in plan.loads] + list(plan.iotas) + [plan.out_st]
     views = []
     for st in sts:
         v = st[0]
@@ -111,7 +111,7 @@ def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
     if not red:
         return "elementwise", 1
     lanes = max(info.simd_lanes, 1)
-    loads = cats[:-1]
+    loads = cats[:len(plan.loads)]
     k = len(outer)
     if k == 0 and len(red) == 1 and red[0] >= SPLIT_MIN and \
             max(_levels(plan).values(), default=0) == 0 and plan.full is False:
@@ -126,8 +126,9 @@ def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
 def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[int, ...],
          sts: list[tuple[View, ...]], cats: list[tuple[str, ...]], strategy: str,
          lanes: int) -> tuple:
-    loads = tuple((node.dtype.str, cats[i], tuple(len(v.shape) for v in sts[i][1:]))
-                  for i, (node, _) in enumerate(plan.loads))
+    loads = tuple((node.dtype.str if i < len(plan.loads) else "iota", cats[i],
+                   tuple(len(v.shape) for v in sts[i][1:]))
+                  for i, node in enumerate([n for n, _ in plan.loads] + [None] * len(plan.iotas)))
     exprs = tuple((e.kind, e.dtype.str, e.srcs,
                    e.arg if e.kind != "CONST" else e.arg[1].str) for e in plan.exprs)
     return (info.name, strategy, lanes, len(outer), len(red), plan.full, loads,
@@ -270,6 +271,8 @@ class _Lowerer:
             return b.load(self.bufs[e.arg], self.index(e.arg, env))
         if e.kind == "CONST":
             return self.consts[i]
+        if e.kind == "IOTA":
+            return self.index(len(self.plan.loads) + e.arg, env)
         if e.kind == "REDUCE":
             acc = self.reduce_values[i]
             if self.lane is not None and b.instrs[acc].op is Op.ACC:

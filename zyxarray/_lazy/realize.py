@@ -104,7 +104,8 @@ def run_plan(plan: KernelPlan) -> None:
     out = plan.output
     device: Device = out.device
     c = canonicalize(plan, device.info)
-    buf = device.alloc(out.nbytes)
+    buf = out.buffer if plan.into else device.alloc(out.nbytes)
+    assert buf is not None
     total_outer = int(np.prod(c.outer)) if c.outer else 1
     if total_outer == 0 or (plan.full and int(np.prod(c.red)) == 0):
         out.set_buffer(buf)
@@ -151,9 +152,9 @@ def to_host(node: Node) -> np.ndarray:
     """The node's value as a host array (realizing it first). Views cost no kernel."""
     from .view import st_index  # noqa: F401  (multi-view reads fall back to a copy kernel)
 
-    if node.op == "CONST":
-        return np.full(node.shape, node.arg, node.dtype)
     base = node.base()
+    if base.op == "CONST":
+        return np.full(node.shape, base.arg, node.dtype)
     realize(base)
     assert base.buffer is not None
     raw = base.device.copy_out(base.buffer)

@@ -30,7 +30,7 @@ from .view import ShapeTracker, View, compose, contiguous_strides
 class Expr:
     """One node of a kernel's expression DAG. ``kind``: LOAD, CONST, ALU, CAST, REDUCE."""
 
-    kind: str
+    kind: str                # LOAD, IOTA, CONST, ALU, CAST, REDUCE
     dtype: np.dtype
     srcs: tuple[int, ...] = ()
     arg: Any = None          # LOAD: load slot; CONST: const slot; ALU: Op; REDUCE: Op
@@ -45,12 +45,17 @@ class KernelPlan:
     exprs: list[Expr] = field(default_factory=list)
     root: int = -1
     loads: list[tuple[Node, ShapeTracker]] = field(default_factory=list)
+    iotas: list[ShapeTracker] = field(default_factory=list)
     consts: list[Any] = field(default_factory=list)
     fused: list[Node] = field(default_factory=list)        # reductions computed inside
     needs: list[Node] = field(default_factory=list)        # unrealized nodes it loads
+    out_view: ShapeTracker | None = None   # where the output goes (SETITEM's region)
+    into: bool = False                     # write into the output's existing buffer
 
     @property
     def out_st(self) -> ShapeTracker:
+        if self.out_view is not None:
+            return self.out_view
         if self.full:
             return (View.contiguous(self.domain),)
         return (collapse_view(self.domain, self.axes),)
@@ -69,8 +74,9 @@ class _Restart(Exception):
 
 
 class _Builder:
-    def __init__(self, plan: KernelPlan, materialize: set[int]) -> None:
+    def __init__(self, plan: KernelPlan, materialize: set[int], root: Node) -> None:
         self.plan = plan
+        self.root = root
         self.materialize = materialize
         self.memo: dict[tuple[int, ShapeTracker], int] = {}
         self.expr_index: dict[Expr, int] = {}
@@ -107,12 +113,18 @@ class _Builder:
         plan = self.plan
         if node.realized:
             return self.load(node, st)
+        if node.op == "IOTA":
+            plan.iotas.append(st)
+            return self.add(Expr("IOTA", node.dtype, (), len(plan.iotas) - 1))
         if node.op == "CONST":
             plan.consts.append(node.arg)
             return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
         if node.op == "VIEW":
             return self.walk(node.srcs[0], compose(st, node.arg))
-        if id(node) in self.materialize and node is not plan.output:
+        if id(node) in self.materialize and node is not self.root:
+            return self.load(node, st)
+        if node.op == "SETITEM":
+            self.unfusable.append(node)
             return self.load(node, st)
         if node.op == "ALU":
             srcs = tuple(self.walk(s, st) for s in node.srcs)
@@ -150,22 +162,41 @@ def _reads_whole(st: ShapeTracker, domain: tuple[int, ...], shape: tuple[int, ..
             and int(np.prod(domain)) == int(np.prod(shape)))
 
 
-def build_plan(node: Node, materialize: set[int]) -> tuple[KernelPlan, list[Node]]:
-    """The kernel that realizes ``node``, and the reductions it could not fuse."""
-    if node.op == "REDUCE":
-        domain, axes, full = node.srcs[0].shape, node.arg[1], False
+def build_plan(node: Node, materialize: set[int], root: Node | None = None,
+               out_view: ShapeTracker | None = None) -> tuple[KernelPlan, list[Node]]:
+    """The kernel that stores ``root`` (default: ``node``) as ``node``'s value, and the
+    reductions it could not fuse. With ``out_view`` it writes into ``node``'s buffer there."""
+    root = node if root is None else root
+    if root.op == "REDUCE" and id(root) not in materialize - {id(node)}:
+        domain, axes, full = root.srcs[0].shape, root.arg[1], False
     else:
-        domain, axes, full = node.shape, (), True
+        domain, axes, full = root.shape, (), True
+    if out_view is not None:
+        domain, axes, full = root.shape, (), True
     while True:
-        plan = KernelPlan(node, tuple(domain), tuple(axes), full)
-        plan.exprs_have_reduce = node.op == "REDUCE"  # type: ignore[attr-defined]
-        b = _Builder(plan, materialize)
+        plan = KernelPlan(node, tuple(domain), tuple(axes), full, out_view=out_view,
+                          into=out_view is not None)
+        plan.exprs_have_reduce = root.op == "REDUCE" or out_view is not None  # type: ignore
+        b = _Builder(plan, materialize, root)
         try:
-            plan.root = b.walk(node, plan.out_st)
+            start = plan.out_st if out_view is None else (View.contiguous(domain),)
+            plan.root = b.walk(root, start)
         except _Restart as r:
             domain, axes, full = r.domain, r.axes, False
             continue
         return plan, b.unfusable
+
+
+def build_plans(node: Node, materialize: set[int]) -> tuple[list[KernelPlan], list[Node]]:
+    """All kernels realizing ``node``: one, or two for SETITEM (copy, then write the region)."""
+    if node.op != "SETITEM":
+        plan, unfusable = build_plan(node, materialize)
+        return [plan], unfusable
+    base, value = node.srcs
+    first, u1 = build_plan(node, materialize, root=base)
+    second, u2 = build_plan(node, materialize, root=value, out_view=node.arg)
+    second.needs.extend(first.needs)
+    return [first, second], u1 + u2
 
 
 def schedule(targets: list[Node]) -> list[KernelPlan]:
@@ -173,7 +204,7 @@ def schedule(targets: list[Node]) -> list[KernelPlan]:
     materialize = {id(t) for t in targets}
     nodes = {id(t): t for t in targets}
     while True:
-        plans: dict[int, KernelPlan] = {}
+        plans: dict[int, list[KernelPlan]] = {}
         fused_by: dict[int, int] = {}
         grow: list[Node] = []
         pending = list(nodes.values())
@@ -181,13 +212,17 @@ def schedule(targets: list[Node]) -> list[KernelPlan]:
             n = pending.pop()
             if id(n) in plans:
                 continue
-            plan, unfusable = build_plan(n, materialize)
-            plans[id(n)] = plan
-            for r in plan.fused:
-                fused_by[id(r)] = fused_by.get(id(r), 0) + 1
-                if fused_by[id(r)] > 1:
-                    grow.append(r)
-            for dep in unfusable + plan.needs:
+            node_plans, unfusable = build_plans(n, materialize)
+            plans[id(n)] = node_plans
+            for plan in node_plans:
+                for r in plan.fused:
+                    fused_by[id(r)] = fused_by.get(id(r), 0) + 1
+                    if fused_by[id(r)] > 1:
+                        grow.append(r)
+                for dep in plan.needs:
+                    if id(dep) not in materialize:
+                        grow.append(dep)
+            for dep in unfusable:
                 if id(dep) not in materialize:
                     grow.append(dep)
         grow = [g for g in grow if id(g) not in materialize and not g.realized]
@@ -199,7 +234,7 @@ def schedule(targets: list[Node]) -> list[KernelPlan]:
     return _order(plans)
 
 
-def _order(plans: dict[int, KernelPlan]) -> list[KernelPlan]:
+def _order(plans: dict[int, list[KernelPlan]]) -> list[KernelPlan]:
     out: list[KernelPlan] = []
     done: set[int] = set()
     visiting: set[int] = set()
@@ -209,12 +244,13 @@ def _order(plans: dict[int, KernelPlan]) -> list[KernelPlan]:
             return
         assert key not in visiting, "cycle in kernel dependencies"
         visiting.add(key)
-        for dep in plans[key].needs:
-            if id(dep) in plans:
-                visit(id(dep))
+        for plan in plans[key]:
+            for dep in plan.needs:
+                if id(dep) in plans and dep is not plan.output:
+                    visit(id(dep))
         visiting.discard(key)
         done.add(key)
-        out.append(plans[key])
+        out.extend(plans[key])
 
     for key in plans:
         visit(key)

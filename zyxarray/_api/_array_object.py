@@ -1,0 +1,310 @@
+"""The Array object: a handle on a lazy graph node.
+
+Layer: ``_api``. Builds graph nodes through ``_lazy``; never touches a device directly except
+through ``_lazy``'s realize and host-transfer functions.
+
+Laziness is invisible: every observation (repr, bool/int/float/complex/index, len, iter,
+``__array__``, DLPack, ``tolist``) realizes the value first.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any
+
+import numpy as np
+
+from .._devices.base import Device
+from .._lazy import graph as g
+from .._lazy.realize import realize, to_host
+from . import _dtypes as dt
+
+
+class Array:
+    """A zyxarray array. Create one with ``zyxarray.asarray`` or another creation function."""
+
+    __slots__ = ("_node", "__weakref__")
+    __array_priority__ = 100
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Array:
+        raise TypeError("zyxarray.Array cannot be constructed directly; "
+                        "use zyxarray.asarray(...) or another creation function")
+
+    @classmethod
+    def _new(cls, node: g.Node) -> Array:
+        obj = object.__new__(cls)
+        obj._node = node
+        return obj
+
+    # -- attributes ---------------------------------------------------------------------------
+    @property
+    def dtype(self) -> dt.DType:
+        return dt.from_np(self._node.dtype)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return self._node.size
+
+    @property
+    def device(self) -> Device:
+        return self._node.device
+
+    @property
+    def nbytes(self) -> int:
+        return self._node.nbytes
+
+    @property
+    def itemsize(self) -> int:
+        return self._node.dtype.itemsize
+
+    @property
+    def T(self) -> Array:
+        # Note: the standard defines .T for 2-D arrays only; like NumPy we reverse all axes.
+        return Array._new(g.permute(self._node, tuple(reversed(range(self.ndim)))))
+
+    @property
+    def mT(self) -> Array:
+        if self.ndim < 2:
+            raise ValueError(f"mT: needs at least 2 dimensions, got shape {self.shape}")
+        order = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)
+        return Array._new(g.permute(self._node, order))
+
+    def __array_namespace__(self, api_version: str | None = None) -> Any:
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
+                                                           "2024.12", "2025.12"):
+            raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}")
+        import zyxarray
+        return zyxarray
+
+    # -- observation --------------------------------------------------------------------------
+    def _host(self) -> np.ndarray:
+        return to_host(self._node)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        if copy is False:
+            raise ValueError("__array__: zyxarray cannot share its memory with NumPy without "
+                             "a copy (arrays are immutable buffers)")
+        out = np.array(self._host(), copy=True)
+        return out if dtype is None else out.astype(dtype)
+
+    def _scalar(self, name: str) -> Any:
+        if self.size != 1:
+            raise TypeError(f"{name}: only arrays with one element can be converted to Python "
+                            f"scalars, got shape {self.shape}")
+        return self._host().reshape(()).item()
+
+    def __bool__(self) -> builtins.bool:
+        return builtins.bool(self._scalar("__bool__"))
+
+    def __int__(self) -> int:
+        if self.dtype in dt.COMPLEX_FLOATING:
+            raise TypeError("__int__: cannot convert a complex array to int")
+        v = self._scalar("__int__")
+        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+            raise (ValueError if v != v else OverflowError)(f"__int__: cannot convert {v}")
+        return int(v)
+
+    def __float__(self) -> float:
+        if self.dtype in dt.COMPLEX_FLOATING:
+            raise TypeError("__float__: cannot convert a complex array to float")
+        return float(self._scalar("__float__"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("__complex__"))
+
+    def __index__(self) -> int:
+        if self.dtype not in dt.INTEGER:
+            raise TypeError(f"__index__: only integer arrays are valid indices, "
+                            f"got {self.dtype.name}")
+        return int(self._scalar("__index__"))
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __iter__(self) -> Any:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        realize(self._node)
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self) -> str:
+        body = np.array2string(self._host(), separator=", ", prefix="array(")
+        extra = f", dtype={self.dtype.name}"
+        from .._devices import registry
+        if self.device is not registry.default():
+            extra += f", device='{self.device.name}'"
+        return f"array({body}{extra})"
+
+    def __str__(self) -> str:
+        return str(self._host())
+
+    def tolist(self) -> Any:
+        return self._host().tolist()
+
+    def item(self, *args: Any) -> Any:
+        if args:
+            return self._host().item(*args)
+        return self._scalar("item")
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: builtins.bool | None = None) -> Any:
+        if self.device.info.style != "loops":
+            raise BufferError(f"__dlpack__: device {self.device.name} does not export DLPack")
+        if copy is False:
+            raise BufferError("__dlpack__: zyxarray's buffers are immutable; copy=False "
+                              "cannot be honoured")
+        host = np.array(self._host(), copy=True)
+        kwargs: dict[str, Any] = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        return host.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)   # kDLCPU: the cpu and reference devices keep host memory
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
+        from .._devices import registry
+        target = registry.get(device)
+        if target is self.device:
+            return self
+        return Array._new(g.copy_to(self._node, target))
+
+    # -- indexing -----------------------------------------------------------------------------
+    def __getitem__(self, key: Any) -> Array:
+        from ._indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from ._indexing import setitem
+        self._node = setitem(self, key, value)._node
+
+    # -- operators ----------------------------------------------------------------------------
+    def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
+        from . import _elementwise_functions as ew
+        if not _is_operand(other):
+            return NotImplemented
+        fn = getattr(ew, name)
+        return fn(other, self) if reflected else fn(self, other)
+
+    def _inplace(self, name: str, other: Any) -> Array:
+        from . import _elementwise_functions as ew
+        result = getattr(ew, name)(self, other)
+        if result.shape != self.shape:
+            raise ValueError(f"in-place {name}: the result shape {result.shape} differs from "
+                             f"the array's shape {self.shape}")
+        if result.dtype != self.dtype:
+            from ._data_type_functions import can_cast
+            if not can_cast(result.dtype, self.dtype) and not _same_kind(result.dtype,
+                                                                          self.dtype):
+                raise TypeError(f"in-place {name}: cannot store the {result.dtype.name} result "
+                                f"in a {self.dtype.name} array")
+            result = Array._new(g.cast(result._node, self.dtype.np))
+        self._node = result._node
+        return self
+
+    def __add__(self, o: Any) -> Any: return self._binop("add", o)
+    def __radd__(self, o: Any) -> Any: return self._binop("add", o, True)
+    def __iadd__(self, o: Any) -> Any: return self._inplace("add", o)
+    def __sub__(self, o: Any) -> Any: return self._binop("subtract", o)
+    def __rsub__(self, o: Any) -> Any: return self._binop("subtract", o, True)
+    def __isub__(self, o: Any) -> Any: return self._inplace("subtract", o)
+    def __mul__(self, o: Any) -> Any: return self._binop("multiply", o)
+    def __rmul__(self, o: Any) -> Any: return self._binop("multiply", o, True)
+    def __imul__(self, o: Any) -> Any: return self._inplace("multiply", o)
+    def __truediv__(self, o: Any) -> Any: return self._binop("divide", o)
+    def __rtruediv__(self, o: Any) -> Any: return self._binop("divide", o, True)
+    def __itruediv__(self, o: Any) -> Any: return self._inplace("divide", o)
+    def __floordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o)
+    def __rfloordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o, True)
+    def __ifloordiv__(self, o: Any) -> Any: return self._inplace("floor_divide", o)
+    def __mod__(self, o: Any) -> Any: return self._binop("remainder", o)
+    def __rmod__(self, o: Any) -> Any: return self._binop("remainder", o, True)
+    def __imod__(self, o: Any) -> Any: return self._inplace("remainder", o)
+    def __pow__(self, o: Any) -> Any: return self._binop("pow", o)
+    def __rpow__(self, o: Any) -> Any: return self._binop("pow", o, True)
+    def __ipow__(self, o: Any) -> Any: return self._inplace("pow", o)
+    def __and__(self, o: Any) -> Any: return self._binop("bitwise_and", o)
+    def __rand__(self, o: Any) -> Any: return self._binop("bitwise_and", o, True)
+    def __iand__(self, o: Any) -> Any: return self._inplace("bitwise_and", o)
+    def __or__(self, o: Any) -> Any: return self._binop("bitwise_or", o)
+    def __ror__(self, o: Any) -> Any: return self._binop("bitwise_or", o, True)
+    def __ior__(self, o: Any) -> Any: return self._inplace("bitwise_or", o)
+    def __xor__(self, o: Any) -> Any: return self._binop("bitwise_xor", o)
+    def __rxor__(self, o: Any) -> Any: return self._binop("bitwise_xor", o, True)
+    def __ixor__(self, o: Any) -> Any: return self._inplace("bitwise_xor", o)
+    def __lshift__(self, o: Any) -> Any: return self._binop("bitwise_left_shift", o)
+    def __rlshift__(self, o: Any) -> Any: return self._binop("bitwise_left_shift", o, True)
+    def __ilshift__(self, o: Any) -> Any: return self._inplace("bitwise_left_shift", o)
+    def __rshift__(self, o: Any) -> Any: return self._binop("bitwise_right_shift", o)
+    def __rrshift__(self, o: Any) -> Any: return self._binop("bitwise_right_shift", o, True)
+    def __irshift__(self, o: Any) -> Any: return self._inplace("bitwise_right_shift", o)
+    def __matmul__(self, o: Any) -> Any:
+        from ._linear_algebra_functions import matmul
+        return matmul(self, o) if _is_operand(o) else NotImplemented
+
+    def __rmatmul__(self, o: Any) -> Any:
+        from ._linear_algebra_functions import matmul
+        return matmul(o, self) if _is_operand(o) else NotImplemented
+
+    def __imatmul__(self, o: Any) -> Any:
+        from ._linear_algebra_functions import matmul
+        result = matmul(self, o)
+        if result.shape != self.shape or result.dtype != self.dtype:
+            raise ValueError("in-place matmul: the result's shape or dtype differs")
+        self._node = result._node
+        return self
+
+    def __lt__(self, o: Any) -> Any: return self._binop("less", o)
+    def __le__(self, o: Any) -> Any: return self._binop("less_equal", o)
+    def __gt__(self, o: Any) -> Any: return self._binop("greater", o)
+    def __ge__(self, o: Any) -> Any: return self._binop("greater_equal", o)
+    def __eq__(self, o: Any) -> Any: return self._binop("equal", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Any: return self._binop("not_equal", o)  # type: ignore[override]
+
+    def __neg__(self) -> Array:
+        from ._elementwise_functions import negative
+        return negative(self)
+
+    def __pos__(self) -> Array:
+        from ._elementwise_functions import positive
+        return positive(self)
+
+    def __abs__(self) -> Array:
+        from ._elementwise_functions import abs as abs_
+        return abs_(self)
+
+    def __invert__(self) -> Array:
+        from ._elementwise_functions import bitwise_invert
+        return bitwise_invert(self)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _is_operand(x: Any) -> builtins.bool:
+    return isinstance(x, (Array, builtins.bool, int, float, complex, np.ndarray, np.generic))
+
+
+def _same_kind(src: dt.DType, dst: dt.DType) -> builtins.bool:
+    return np.can_cast(src.np, dst.np, casting="same_kind")
+
+
+def asarray_operand(x: Any, like: Array | None = None) -> Array:
+    """Arrays pass through; NumPy arrays and scalars become arrays on ``like``'s device."""
+    if isinstance(x, Array):
+        return x
+    from ._creation_functions import asarray
+    return asarray(x, device=like.device if like is not None else None)
+
+
+_ = operator  # kept for the reflected-operator helpers that use it

@@ -1,0 +1,272 @@
+"""Creation functions: asarray, zeros, ones, full, empty, *_like, arange, linspace, eye,
+tril, triu, from_dlpack.
+
+Layer: ``_api``. Constant-filled arrays are a broadcast constant (no memory until a kernel
+stores them); arange, eye and triangles are index arithmetic inside kernels.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from .._codegen.ir import Op
+from .._devices import registry
+from .._devices.base import Device
+from .._lazy import graph as g
+from . import _dtypes as dt
+from ._array_object import Array
+from ._elementwise_functions import broadcast_node, default_float
+
+
+def _device(device: Any) -> Device:
+    return registry.default() if device is None else registry.get(device)
+
+
+def _shape(name: str, shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, builtins.bool):
+        shape = (shape,)
+    try:
+        out = tuple(int(operator_index(s)) for s in shape)
+    except TypeError:
+        raise TypeError(f"{name}: shape must be an int or a tuple of ints, got {shape!r}") \
+            from None
+    if any(s < 0 for s in out):
+        raise ValueError(f"{name}: negative dimensions are not allowed, got {out}")
+    return out
+
+
+def operator_index(x: Any) -> int:
+    import operator
+    return operator.index(x)
+
+
+def _check_dtype_device(name: str, dtype: dt.DType, device: Device) -> None:
+    if dtype in (dt.float64, dt.complex128) and not device.info.float64:
+        raise TypeError(f"{name}: device {device.name} does not support {dtype.name}")
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
+            copy: builtins.bool | None = None) -> Array:
+    """Convert lists, scalars, NumPy arrays, buffers and arrays to an array."""
+    want = None if dtype is None else dt.to_dtype(dtype, "asarray")
+    if isinstance(obj, Array):
+        out = obj
+        if device is not None:
+            out = out.to_device(device)
+        if want is not None and want != out.dtype:
+            if copy is False:
+                raise ValueError("asarray: copy=False but a dtype conversion needs a copy")
+            from ._data_type_functions import astype
+            out = astype(out, want)
+        return Array._new(out._node) if copy else out
+    dev = _device(device)
+    if isinstance(obj, (builtins.bool, int, float, complex)) and not isinstance(obj, np.generic):
+        d = want or dt.scalar_default(obj)
+        if d is dt.float64 and not dev.info.float64 and want is None:
+            d = dt.float32
+        if isinstance(obj, int) and d in dt.INTEGER:
+            info = np.iinfo(d.np)
+            if not info.min <= obj <= info.max:
+                raise OverflowError(f"asarray: Python integer {obj} is out of bounds for "
+                                    f"{d.name}")
+        if isinstance(obj, complex) and d not in dt.COMPLEX_FLOATING:
+            raise TypeError(f"asarray: cannot convert the complex {obj} to {d.name}")
+        _check_dtype_device("asarray", d, dev)
+        return Array._new(g.const(obj, d.np, dev))
+    if copy is False:
+        raise ValueError("asarray: copy=False is impossible for host data: zyxarray keeps "
+                         "its own device buffers")
+    if isinstance(obj, (bytes, bytearray)):
+        host = np.frombuffer(obj, dtype=want.np if want else np.uint8)
+    else:
+        try:
+            host = np.asarray(obj, dtype=want.np if want else None)
+        except OverflowError:
+            raise OverflowError("asarray: a Python integer is out of bounds for int64") \
+                from None
+    if want is None:
+        if host.dtype == np.float64 and not dev.info.float64:
+            host = host.astype(np.float32)
+        if host.dtype.kind == "O":
+            raise TypeError("asarray: cannot convert objects of mixed or unknown types")
+    d = dt.to_dtype(host.dtype, "asarray")
+    _check_dtype_device("asarray", d, dev)
+    return Array._new(g.from_host(host, dev))
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array of ``shape`` filled with ``fill_value``."""
+    dev = _device(device)
+    shape = _shape("full", shape)
+    if isinstance(fill_value, Array):
+        fill_value = fill_value.item()
+    if isinstance(fill_value, np.generic):
+        fill_value = fill_value.item()
+    if dtype is None:
+        d = dt.scalar_default(fill_value)
+        if d is dt.float64 and not dev.info.float64:
+            d = dt.float32
+    else:
+        d = dt.to_dtype(dtype, "full")
+    _check_dtype_device("full", d, dev)
+    if d in dt.INTEGER and isinstance(fill_value, int):
+        info = np.iinfo(d.np)
+        if not info.min <= fill_value <= info.max:
+            raise OverflowError(f"full: fill value {fill_value} is out of bounds for {d.name}")
+    value = np.asarray(fill_value).astype(d.np).item() if d not in dt.COMPLEX_FLOATING else \
+        complex(fill_value)
+    node = g.const(value, d.np, dev)
+    return Array._new(broadcast_node(node, shape))
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array of zeros."""
+    return full(shape, 0.0 if dtype is None else 0, dtype=dtype or
+                default_float(_device(device)), device=device)
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array of ones."""
+    return full(shape, 1.0 if dtype is None else 1, dtype=dtype or
+                default_float(_device(device)), device=device)
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    """An array whose values are unspecified (zyxarray gives zeros: they cost no memory)."""
+    return zeros(shape, dtype=dtype, device=device)
+
+
+def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Any]:
+    return (x.dtype if dtype is None else dtype), (x.device if device is None else device)
+
+
+def zeros_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    d, dev = _like(x, dtype, device)
+    return full(x.shape, 0, dtype=d, device=dev)
+
+
+def ones_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    d, dev = _like(x, dtype, device)
+    return full(x.shape, 1, dtype=d, device=dev)
+
+
+def empty_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+    return zeros_like(x, dtype=dtype, device=device)
+
+
+def full_like(x: Array, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+    d, dev = _like(x, dtype, device)
+    return full(x.shape, fill_value, dtype=d, device=dev)
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
+           device: Any = None) -> Array:
+    """Evenly spaced values in [start, stop) with ``step``."""
+    if stop is None:
+        start, stop = 0, start
+    for v in (start, stop, step):
+        if isinstance(v, complex):
+            raise TypeError("arange: complex arguments are not supported")
+    if step == 0:
+        raise ValueError("arange: step must not be zero")
+    dev = _device(device)
+    if dtype is None:
+        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        d = default_float(dev) if is_float else dt.int64
+    else:
+        d = dt.to_dtype(dtype, "arange")
+    n = builtins.max(math.ceil((stop - start) / step), 0)
+    if d in dt.INTEGER:
+        info = np.iinfo(d.np)
+        if n and not (info.min <= start <= info.max and
+                      info.min <= start + (n - 1) * step <= info.max):
+            raise OverflowError(f"arange: values do not fit in {d.name}")
+    i = g.iota(n, dev)
+    if d in dt.INTEGER and all(isinstance(v, (int, np.integer)) for v in (start, step)):
+        s = broadcast_node(g.const(int(step), np.int64, dev), (n,))
+        b = broadcast_node(g.const(int(start), np.int64, dev), (n,))
+        return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, i, s), b), d.np))
+    f = np.float64 if dev.info.float64 else np.float32
+    s = broadcast_node(g.const(float(step), f, dev), (n,))
+    b = broadcast_node(g.const(float(start), f, dev), (n,))
+    return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, f), s), b), d.np))
+
+
+def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
+             endpoint: builtins.bool = True) -> Array:
+    """``num`` evenly spaced values from start to stop (stop included if ``endpoint``)."""
+    dev = _device(device)
+    if num < 0:
+        raise ValueError(f"linspace: num must be non-negative, got {num}")
+    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    if dtype is None:
+        d = (dt.complex128 if dev.info.float64 else dt.complex64) if is_complex else \
+            default_float(dev)
+    else:
+        d = dt.to_dtype(dtype, "linspace")
+    work = d if d in dt.FLOATING else default_float(dev)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    i = g.cast(g.iota(num, dev), work.np)
+    val = g.alu(Op.ADD, g.alu(Op.MUL, i, broadcast_node(g.const(step, work.np, dev), (num,))),
+                broadcast_node(g.const(start, work.np, dev), (num,)))
+    if endpoint and num > 1:
+        last = g.alu(Op.CMPEQ, g.iota(num, dev),
+                     broadcast_node(g.const(num - 1, np.int64, dev), (num,)), dtype=np.bool_)
+        val = g.alu(Op.WHERE, last, broadcast_node(g.const(stop, work.np, dev), (num,)), val)
+    return Array._new(g.cast(val, d.np))
+
+
+def _row_col(n: int, m: int, device: Device) -> tuple[g.Node, g.Node]:
+    rows = g.expand(g.reshape(g.iota(n, device), (n, 1)), (n, m))
+    cols = g.expand(g.reshape(g.iota(m, device), (1, m)), (n, m))
+    return rows, cols
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
+        device: Any = None) -> Array:
+    """A matrix with ones on the k-th diagonal."""
+    dev = _device(device)
+    m = n_rows if n_cols is None else n_cols
+    d = default_float(dev) if dtype is None else dt.to_dtype(dtype, "eye")
+    rows, cols = _row_col(n_rows, m, dev)
+    diag = g.alu(Op.CMPEQ, g.alu(Op.SUB, cols, rows),
+                 broadcast_node(g.const(k, np.int64, dev), (n_rows, m)), dtype=np.bool_)
+    return Array._new(g.cast(diag, d.np))
+
+
+def _triangle(name: str, x: Array, k: int, lower: builtins.bool) -> Array:
+    if x.ndim < 2:
+        raise ValueError(f"{name}: needs at least 2 dimensions, got shape {x.shape}")
+    n, m = x.shape[-2:]
+    rows, cols = _row_col(n, m, x.device)
+    diff = g.alu(Op.SUB, cols, rows)
+    kk = broadcast_node(g.const(k, np.int64, x.device), (n, m))
+    keep = g.alu(Op.CMPLE, diff, kk, dtype=np.bool_) if lower else \
+        g.alu(Op.CMPLE, kk, diff, dtype=np.bool_)
+    keep = broadcast_node(keep, x.shape)
+    zero = broadcast_node(g.const(0, x.dtype.np, x.device), x.shape)
+    return Array._new(g.alu(Op.WHERE, keep, x._node, zero))
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle (on and below the k-th diagonal) of the last two axes."""
+    return _triangle("tril", x, k, True)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle (on and above the k-th diagonal) of the last two axes."""
+    return _triangle("triu", x, k, False)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Array:
+    """An array from any object that exports DLPack (copied into zyxarray's memory)."""
+    if copy is False:
+        raise BufferError("from_dlpack: zyxarray copies imported data; copy=False is not "
+                          "possible")
+    host = np.from_dlpack(x)
+    return asarray(np.array(host, copy=True), device=device)

@@ -1,0 +1,585 @@
+"""The standard's elementwise functions (special cases follow IEEE 754 / C99 Annex G).
+
+Layer: ``_api``. Each function checks its operands' dtypes, promotes and broadcasts them,
+and appends one graph node (or a few for composed functions).
+
+# Note: like NumPy, functions defined for floating-point inputs accept integer and boolean
+# arrays and compute in the default floating-point dtype (the standard leaves this undefined).
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from .._codegen.ir import Op
+from .._devices import registry
+from .._devices.base import Device
+from .._lazy import graph as g
+from . import _dtypes as dt
+from ._array_object import Array
+
+
+# -- shared helpers ---------------------------------------------------------------------------
+def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(ndim):
+        size = 1
+        for s in shapes:
+            d = s[i - ndim + len(s)] if i - ndim + len(s) >= 0 else 1
+            if d != 1:
+                if size != 1 and d != size:
+                    raise ValueError(f"{name}: shapes {', '.join(map(str, shapes))} cannot be "
+                                     "broadcast together")
+                size = d
+        out.append(size)
+    return tuple(out)
+
+
+def broadcast_node(node: g.Node, shape: tuple[int, ...]) -> g.Node:
+    if node.shape == shape:
+        return node
+    if len(node.shape) < len(shape):
+        node = g.reshape(node, (1,) * (len(shape) - len(node.shape)) + node.shape)
+    return g.expand(node, shape)
+
+
+def device_of(name: str, args: tuple[Any, ...]) -> Device:
+    devices = {a.device for a in args if isinstance(a, Array)}
+    if len(devices) > 1:
+        raise ValueError(f"{name}: arrays are on different devices "
+                         f"({', '.join(sorted(d.name for d in devices))}); move them with "
+                         "to_device first")
+    return devices.pop() if devices else registry.default()
+
+
+def default_float(device: Device) -> dt.DType:
+    return dt.float64 if device.info.float64 else dt.float32
+
+
+def scalar_node(name: str, value: Any, dtype: dt.DType, device: Device) -> g.Node:
+    if isinstance(value, np.generic):
+        value = value.item()
+    if dtype in dt.INTEGER:
+        if isinstance(value, float):
+            if not math.isfinite(value) or value != int(value):
+                raise TypeError(f"{name}: cannot combine the float {value!r} with a "
+                                f"{dtype.name} array")
+        info = np.iinfo(dtype.np)
+        if isinstance(value, (int, float)) and not info.min <= int(value) <= info.max:
+            raise OverflowError(f"{name}: Python integer {value} is out of bounds for "
+                                f"{dtype.name}")
+    return g.const(value, dtype.np, device)
+
+
+def _as_array(name: str, x: Any, device: Device) -> Any:
+    """NumPy arrays and NumPy scalars become arrays; Python scalars stay (they are weak)."""
+    if isinstance(x, Array) or isinstance(x, (builtins.bool, int, float, complex)) and \
+            not isinstance(x, np.generic):
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        from ._creation_functions import asarray
+        return asarray(x, device=device)
+    raise TypeError(f"{name}: unsupported operand type {type(x).__name__}")
+
+
+def operands(name: str, *args: Any, dtype: dt.DType | None = None
+             ) -> tuple[list[g.Node], dt.DType, Device]:
+    """Promote and broadcast the operands: (nodes of one dtype and shape, dtype, device)."""
+    device = device_of(name, args)
+    args = tuple(_as_array(name, a, device) for a in args)
+    device = device_of(name, args)
+    if not any(isinstance(a, Array) for a in args):
+        raise TypeError(f"{name}: at least one argument must be an array")
+    common = dtype or dt.result_type_of(*args, where=name)
+    shape = broadcast_shapes(name, *(a.shape for a in args if isinstance(a, Array)))
+    nodes = []
+    for a in args:
+        if isinstance(a, Array):
+            n = g.cast(a._node, common.np)
+        else:
+            n = scalar_node(name, a, common, device)
+        nodes.append(broadcast_node(n, shape))
+    return nodes, common, device
+
+
+def check(name: str, dtype: dt.DType, category: str) -> None:
+    if not dt.is_kind(dtype, category):
+        raise TypeError(f"{name}: expected a {category} dtype, got {dtype.name}")
+
+
+def _wrap(node: g.Node) -> Array:
+    return Array._new(node)
+
+
+def _unary(name: str, x: Any, op: Op, category: str = "numeric") -> Array:
+    x = _require_array(name, x)
+    check(name, x.dtype, category)
+    return _wrap(g.alu(op, x._node))
+
+
+def _require_array(name: str, x: Any) -> Array:
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, (np.ndarray, np.generic)):
+        from ._creation_functions import asarray
+        return asarray(x)
+    raise TypeError(f"{name}: expected an array, got {type(x).__name__}")
+
+
+def _float_unary(name: str, x: Any, op: Op) -> Array:
+    """A function of floating-point values; integers compute in the default float dtype."""
+    x = _require_array(name, x)
+    node = x._node
+    if x.dtype not in dt.FLOATING:
+        check(name, x.dtype, "real-valued" if x.dtype is not dt.bool else "bool")
+        node = g.cast(node, default_float(x.device).np)
+    return _wrap(g.alu(op, node))
+
+
+def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
+            swap: bool = False) -> Array:
+    (a, b), common, _ = operands(name, x1, x2)
+    check(name, common, category)
+    if swap:
+        a, b = b, a
+    out_dtype = np.dtype(np.bool_) if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE) else None
+    return _wrap(g.alu(op, a, b, dtype=out_dtype))
+
+
+def _float_binary(name: str, x1: Any, x2: Any, op: Op, category: str = "real-valued") -> Array:
+    (a, b), common, device = operands(name, x1, x2)
+    check(name, common, category)
+    if common not in dt.FLOATING:
+        f = default_float(device).np
+        a, b = g.cast(a, f), g.cast(b, f)
+    return _wrap(g.alu(op, a, b))
+
+
+# -- arithmetic -------------------------------------------------------------------------------
+def add(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 + x2``."""
+    return _binary("add", x1, x2, Op.ADD, "any")
+
+
+def subtract(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 - x2``."""
+    return _binary("subtract", x1, x2, Op.SUB)
+
+
+def multiply(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 * x2``."""
+    return _binary("multiply", x1, x2, Op.MUL, "any")
+
+
+def divide(x1: Any, x2: Any, /) -> Array:
+    """Elementwise true division ``x1 / x2``."""
+    return _float_binary("divide", x1, x2, Op.DIV, "numeric")
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 // x2`` (rounded toward negative infinity)."""
+    return _binary("floor_divide", x1, x2, Op.IDIV, "real-valued")
+
+
+def remainder(x1: Any, x2: Any, /) -> Array:
+    """Elementwise remainder with the sign of the divisor (Python's ``%``)."""
+    return _binary("remainder", x1, x2, Op.MOD, "real-valued")
+
+
+def pow(x1: Any, x2: Any, /) -> Array:  # noqa: A001 - the standard's name
+    """Elementwise ``x1 ** x2``."""
+    return _binary("pow", x1, x2, Op.POW, "numeric")
+
+
+def negative(x: Any, /) -> Array:
+    """Elementwise ``-x``."""
+    return _unary("negative", x, Op.NEG)
+
+
+def positive(x: Any, /) -> Array:
+    """Elementwise ``+x`` (a copy of the values)."""
+    x = _require_array("positive", x)
+    check("positive", x.dtype, "numeric")
+    return x
+
+
+def abs(x: Any, /) -> Array:  # noqa: A001
+    """Elementwise absolute value (the modulus, as a real dtype, for complex input)."""
+    x = _require_array("abs", x)
+    check("abs", x.dtype, "numeric")
+    if x.dtype in dt.UNSIGNED:
+        return x
+    return _wrap(g.alu(Op.ABS, x._node, dtype=np.empty(0, x.dtype.np).real.dtype))
+
+
+def square(x: Any, /) -> Array:
+    """Elementwise ``x * x``."""
+    x = _require_array("square", x)
+    check("square", x.dtype, "numeric")
+    return _wrap(g.alu(Op.MUL, x._node, x._node))
+
+
+def sqrt(x: Any, /) -> Array:
+    """Elementwise square root."""
+    return _float_unary("sqrt", x, Op.SQRT)
+
+
+def reciprocal(x: Any, /) -> Array:
+    """Elementwise ``1 / x``."""
+    return divide(1.0, _require_array("reciprocal", x))
+
+
+def sign(x: Any, /) -> Array:
+    """-1, 0 or 1 by the sign of x (x / |x| for complex x); NaN stays NaN."""
+    x = _require_array("sign", x)
+    check("sign", x.dtype, "numeric")
+    if x.dtype in dt.UNSIGNED:
+        return _wrap(g.cast(g.alu(Op.CMPNE, x._node, g.expand(g.reshape(
+            g.const(0, x.dtype.np, x.device), (1,) * x.ndim), x.shape)), x.dtype.np))
+    return _wrap(g.alu(Op.SIGN, x._node))
+
+
+def exp(x: Any, /) -> Array:
+    """Elementwise e**x."""
+    return _float_unary("exp", x, Op.EXP)
+
+
+def expm1(x: Any, /) -> Array:
+    """Elementwise e**x - 1, accurate near 0."""
+    x = _require_array("expm1", x)
+    if x.dtype in dt.COMPLEX_FLOATING:
+        return subtract(exp(x), 1)
+    return _float_unary("expm1", x, Op.EXPM1)
+
+
+def log(x: Any, /) -> Array:
+    """Elementwise natural logarithm."""
+    return _float_unary("log", x, Op.LOG)
+
+
+def log1p(x: Any, /) -> Array:
+    """Elementwise log(1 + x), accurate near 0."""
+    x = _require_array("log1p", x)
+    if x.dtype in dt.COMPLEX_FLOATING:
+        return log(add(x, 1))
+    return _float_unary("log1p", x, Op.LOG1P)
+
+
+def log2(x: Any, /) -> Array:
+    """Elementwise base-2 logarithm."""
+    x = _require_array("log2", x)
+    if x.dtype in dt.COMPLEX_FLOATING:
+        return divide(log(x), math.log(2))
+    return _float_unary("log2", x, Op.LOG2)
+
+
+def log10(x: Any, /) -> Array:
+    """Elementwise base-10 logarithm."""
+    x = _require_array("log10", x)
+    if x.dtype in dt.COMPLEX_FLOATING:
+        return divide(log(x), math.log(10))
+    return _float_unary("log10", x, Op.LOG10)
+
+
+def logaddexp(x1: Any, x2: Any, /) -> Array:
+    """Elementwise log(exp(x1) + exp(x2)) without overflow."""
+    return _float_binary("logaddexp", x1, x2, Op.LOGADDEXP)
+
+
+def sin(x: Any, /) -> Array:
+    """Elementwise sine."""
+    return _float_unary("sin", x, Op.SIN)
+
+
+def cos(x: Any, /) -> Array:
+    """Elementwise cosine."""
+    return _float_unary("cos", x, Op.COS)
+
+
+def tan(x: Any, /) -> Array:
+    """Elementwise tangent."""
+    return _float_unary("tan", x, Op.TAN)
+
+
+def asin(x: Any, /) -> Array:
+    """Elementwise inverse sine."""
+    return _float_unary("asin", x, Op.ASIN)
+
+
+def acos(x: Any, /) -> Array:
+    """Elementwise inverse cosine."""
+    return _float_unary("acos", x, Op.ACOS)
+
+
+def atan(x: Any, /) -> Array:
+    """Elementwise inverse tangent."""
+    return _float_unary("atan", x, Op.ATAN)
+
+
+def atan2(x1: Any, x2: Any, /) -> Array:
+    """Elementwise angle of the point (x2, x1), quadrant-aware."""
+    return _float_binary("atan2", x1, x2, Op.ATAN2)
+
+
+def sinh(x: Any, /) -> Array:
+    """Elementwise hyperbolic sine."""
+    return _float_unary("sinh", x, Op.SINH)
+
+
+def cosh(x: Any, /) -> Array:
+    """Elementwise hyperbolic cosine."""
+    return _float_unary("cosh", x, Op.COSH)
+
+
+def tanh(x: Any, /) -> Array:
+    """Elementwise hyperbolic tangent."""
+    return _float_unary("tanh", x, Op.TANH)
+
+
+def asinh(x: Any, /) -> Array:
+    """Elementwise inverse hyperbolic sine."""
+    return _float_unary("asinh", x, Op.ASINH)
+
+
+def acosh(x: Any, /) -> Array:
+    """Elementwise inverse hyperbolic cosine."""
+    return _float_unary("acosh", x, Op.ACOSH)
+
+
+def atanh(x: Any, /) -> Array:
+    """Elementwise inverse hyperbolic tangent."""
+    return _float_unary("atanh", x, Op.ATANH)
+
+
+def hypot(x1: Any, x2: Any, /) -> Array:
+    """Elementwise sqrt(x1**2 + x2**2) without undue overflow."""
+    return _float_binary("hypot", x1, x2, Op.HYPOT)
+
+
+def copysign(x1: Any, x2: Any, /) -> Array:
+    """Elementwise |x1| with the sign of x2."""
+    return _float_binary("copysign", x1, x2, Op.COPYSIGN)
+
+
+def nextafter(x1: Any, x2: Any, /) -> Array:
+    """Elementwise next representable value after x1 toward x2."""
+    return _float_binary("nextafter", x1, x2, Op.NEXTAFTER)
+
+
+def _rounding(name: str, x: Any, op: Op) -> Array:
+    x = _require_array(name, x)
+    check(name, x.dtype, "real-valued" if op is not Op.ROUND else "numeric")
+    if x.dtype in dt.INTEGER or x.dtype is dt.bool:
+        return x
+    if x.dtype in dt.COMPLEX_FLOATING:
+        part = np.empty(0, x.dtype.np).real.dtype
+        re = g.alu(op, g.alu(Op.REAL, x._node, dtype=part))
+        im = g.alu(op, g.alu(Op.IMAG, x._node, dtype=part))
+        return _wrap(g.alu(Op.COMPLEX, re, im, dtype=x.dtype.np))
+    return _wrap(g.alu(op, x._node))
+
+
+def floor(x: Any, /) -> Array:
+    """Elementwise largest integer value not above x."""
+    return _rounding("floor", x, Op.FLOOR)
+
+
+def ceil(x: Any, /) -> Array:
+    """Elementwise smallest integer value not below x."""
+    return _rounding("ceil", x, Op.CEIL)
+
+
+def trunc(x: Any, /) -> Array:
+    """Elementwise integer part of x (rounded toward zero)."""
+    return _rounding("trunc", x, Op.TRUNC)
+
+
+def round(x: Any, /) -> Array:  # noqa: A001
+    """Elementwise rounding to the nearest integer, halves to even."""
+    return _rounding("round", x, Op.ROUND)
+
+
+def maximum(x1: Any, x2: Any, /) -> Array:
+    """Elementwise maximum; NaN if either is NaN."""
+    return _binary("maximum", x1, x2, Op.MAX, "real-valued")
+
+
+def minimum(x1: Any, x2: Any, /) -> Array:
+    """Elementwise minimum; NaN if either is NaN."""
+    return _binary("minimum", x1, x2, Op.MIN, "real-valued")
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002
+    """Clamp x to [min, max]; a None bound is absent. The result keeps x's dtype."""
+    x = _require_array("clip", x)
+    check("clip", x.dtype, "real-valued")
+    out = x
+    for bound, op in ((min, Op.MAX), (max, Op.MIN)):
+        if bound is None:
+            continue
+        if isinstance(bound, Array):
+            b = g.cast(bound._node, x.dtype.np)
+            shape = broadcast_shapes("clip", out.shape, bound.shape)
+            if shape != x.shape:
+                raise ValueError(f"clip: bound of shape {bound.shape} would change the shape "
+                                 f"of x {x.shape}")
+        else:
+            if x.dtype in dt.INTEGER:
+                info = np.iinfo(x.dtype.np)
+                bound = builtins.min(builtins.max(bound, info.min), info.max)
+            b = g.const(bound, x.dtype.np, x.device)
+        a = out._node
+        b = broadcast_node(b, x.shape)
+        out = _wrap(g.alu(op, a, b))
+    return out
+
+
+# -- complex ----------------------------------------------------------------------------------
+def real(x: Any, /) -> Array:
+    """Real component (the values themselves for real input)."""
+    x = _require_array("real", x)
+    check("real", x.dtype, "numeric")
+    if x.dtype not in dt.COMPLEX_FLOATING:
+        return x
+    return _wrap(g.alu(Op.REAL, x._node, dtype=np.empty(0, x.dtype.np).real.dtype))
+
+
+def imag(x: Any, /) -> Array:
+    """Imaginary component (zeros for real input)."""
+    x = _require_array("imag", x)
+    check("imag", x.dtype, "numeric")
+    if x.dtype not in dt.COMPLEX_FLOATING:
+        return _wrap(broadcast_node(g.const(0, x.dtype.np, x.device), x.shape))
+    return _wrap(g.alu(Op.IMAG, x._node, dtype=np.empty(0, x.dtype.np).real.dtype))
+
+
+def conj(x: Any, /) -> Array:
+    """Complex conjugate (the values themselves for real input)."""
+    x = _require_array("conj", x)
+    check("conj", x.dtype, "numeric")
+    if x.dtype not in dt.COMPLEX_FLOATING:
+        return x
+    return _wrap(g.alu(Op.CONJ, x._node))
+
+
+# -- predicates -------------------------------------------------------------------------------
+def _predicate(name: str, x: Any, op: Op, ints: bool) -> Array:
+    x = _require_array(name, x)
+    check(name, x.dtype, "numeric" if name != "signbit" else "real floating-point")
+    if x.dtype not in dt.FLOATING:
+        return _wrap(broadcast_node(g.const(ints, np.bool_, x.device), x.shape))
+    return _wrap(g.alu(op, x._node, dtype=np.bool_))
+
+
+def isnan(x: Any, /) -> Array:
+    """True where x is NaN."""
+    return _predicate("isnan", x, Op.ISNAN, False)
+
+
+def isinf(x: Any, /) -> Array:
+    """True where x is +-infinity."""
+    return _predicate("isinf", x, Op.ISINF, False)
+
+
+def isfinite(x: Any, /) -> Array:
+    """True where x is neither infinite nor NaN."""
+    return _predicate("isfinite", x, Op.ISFINITE, True)
+
+
+def signbit(x: Any, /) -> Array:
+    """True where the sign bit of x is set (also for -0.0 and negative NaNs)."""
+    return _predicate("signbit", x, Op.SIGNBIT, False)
+
+
+# -- comparison -------------------------------------------------------------------------------
+def equal(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 == x2``."""
+    return _binary("equal", x1, x2, Op.CMPEQ, "any")
+
+
+def not_equal(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 != x2``."""
+    return _binary("not_equal", x1, x2, Op.CMPNE, "any")
+
+
+def less(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 < x2``."""
+    return _binary("less", x1, x2, Op.CMPLT, "real-valued")
+
+
+def less_equal(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 <= x2``."""
+    return _binary("less_equal", x1, x2, Op.CMPLE, "real-valued")
+
+
+def greater(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 > x2``."""
+    return _binary("greater", x1, x2, Op.CMPLT, "real-valued", swap=True)
+
+
+def greater_equal(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 >= x2``."""
+    return _binary("greater_equal", x1, x2, Op.CMPLE, "real-valued", swap=True)
+
+
+# -- bitwise and logical ----------------------------------------------------------------------
+def bitwise_and(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 & x2``."""
+    return _binary("bitwise_and", x1, x2, Op.AND, "integer or boolean")
+
+
+def bitwise_or(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 | x2``."""
+    return _binary("bitwise_or", x1, x2, Op.OR, "integer or boolean")
+
+
+def bitwise_xor(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 ^ x2``."""
+    return _binary("bitwise_xor", x1, x2, Op.XOR, "integer or boolean")
+
+
+def bitwise_invert(x: Any, /) -> Array:
+    """Elementwise ``~x``."""
+    return _unary("bitwise_invert", x, Op.NOT, "integer or boolean")
+
+
+def bitwise_left_shift(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 << x2`` (0 once every bit is shifted out)."""
+    return _binary("bitwise_left_shift", x1, x2, Op.SHL, "integer")
+
+
+def bitwise_right_shift(x1: Any, x2: Any, /) -> Array:
+    """Elementwise ``x1 >> x2`` (arithmetic for signed integers)."""
+    return _binary("bitwise_right_shift", x1, x2, Op.SHR, "integer")
+
+
+def _logical(name: str, x1: Any, x2: Any, op: Op) -> Array:
+    # Note: NumPy accepts numbers here (non-zero is True); the standard requires bool.
+    (a, b), _, _ = operands(name, x1, x2)
+    return _wrap(g.alu(op, g.cast(a, np.bool_), g.cast(b, np.bool_)))
+
+
+def logical_and(x1: Any, x2: Any, /) -> Array:
+    """Elementwise logical AND."""
+    return _logical("logical_and", x1, x2, Op.AND)
+
+
+def logical_or(x1: Any, x2: Any, /) -> Array:
+    """Elementwise logical OR."""
+    return _logical("logical_or", x1, x2, Op.OR)
+
+
+def logical_xor(x1: Any, x2: Any, /) -> Array:
+    """Elementwise logical XOR."""
+    return _logical("logical_xor", x1, x2, Op.XOR)
+
+
+def logical_not(x: Any, /) -> Array:
+    """Elementwise logical NOT."""
+    x = _require_array("logical_not", x)
+    return _wrap(g.alu(Op.NOT, g.cast(x._node, np.bool_)))

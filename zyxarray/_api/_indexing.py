@@ -1,0 +1,107 @@
+"""Basic indexing: integers, slices (any step), Ellipsis and None, for reading and writing.
+
+Layer: ``_api``. Reading is a VIEW node; writing is a SETITEM node (a functional update:
+earlier views and results keep their values).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from .._lazy import graph as g
+from .._lazy.view import View
+from ._array_object import Array
+from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
+
+
+def _parse(name: str, shape: tuple[int, ...], key: Any
+           ) -> tuple[tuple[tuple[int, int, int], ...], list[Any]]:
+    """(start, step, count) per axis, and the result's layout: per output axis either
+    an input axis number or None (a new axis)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    items = []
+    for k in key:
+        if isinstance(k, Array):
+            if k.ndim == 0 and k.dtype.kind in "iu":
+                k = operator.index(k)
+            else:
+                raise IndexError(f"{name}: indexing with {k.dtype.name} arrays of shape "
+                                 f"{k.shape} is not supported by basic indexing")
+        elif isinstance(k, (list, np.ndarray)) or (isinstance(k, bool)):
+            raise IndexError(f"{name}: array and boolean keys are not supported by basic "
+                             f"indexing (got {type(k).__name__})")
+        items.append(k)
+    n_ell = sum(1 for k in items if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError(f"{name}: an index can only have a single ellipsis ('...')")
+    n_real = sum(1 for k in items if k is not None and k is not Ellipsis)
+    if n_real > len(shape):
+        raise IndexError(f"{name}: too many indices for an array of shape {shape}: "
+                         f"{n_real} were given")
+    if n_ell == 0:
+        items.append(Ellipsis)
+    spec: list[tuple[int, int, int]] = []
+    layout: list[Any] = []
+    axis = 0
+    for k in items:
+        if k is None:
+            layout.append(None)
+        elif k is Ellipsis:
+            for _ in range(len(shape) - n_real):
+                spec.append((0, 1, shape[axis]))
+                layout.append(axis)
+                axis += 1
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(shape[axis])
+            count = len(range(start, stop, step))
+            spec.append((start if count else 0, step, count))
+            layout.append(axis)
+            axis += 1
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise IndexError(f"{name}: only integers, slices, Ellipsis and None are valid "
+                                 f"indices, got {k!r}") from None
+            size = shape[axis]
+            if not -size <= i < size:
+                raise IndexError(f"{name}: index {i} is out of bounds for axis {axis} with "
+                                 f"size {size}")
+            spec.append((i % size, 1, 1))
+            axis += 1
+    return tuple(spec), layout
+
+
+def getitem(x: Array, key: Any) -> Array:
+    spec, layout = _parse("__getitem__", x.shape, key)
+    node = g.slice_view(x._node, spec)
+    shape = tuple(1 if a is None else spec[a][2] for a in layout)
+    return Array._new(g.reshape(node, shape))
+
+
+def setitem(x: Array, key: Any, value: Any) -> Array:
+    spec, layout = _parse("__setitem__", x.shape, key)
+    out_shape = tuple(1 if a is None else spec[a][2] for a in layout)
+    region_shape = tuple(c for _, _, c in spec)
+    if isinstance(value, Array):
+        if value.device is not x.device:
+            raise ValueError(f"__setitem__: value is on {value.device.name}, the array on "
+                             f"{x.device.name}")
+        v = g.cast(value._node, x.dtype.np)
+        if broadcast_shapes("__setitem__", value.shape, out_shape) != out_shape:
+            raise ValueError(f"__setitem__: cannot broadcast a value of shape {value.shape} "
+                             f"into the indexed shape {out_shape}")
+    elif isinstance(value, (np.ndarray, list, tuple)):
+        from ._creation_functions import asarray
+        return setitem(x, key, asarray(np.asarray(value), device=x.device))
+    else:
+        v = scalar_node("__setitem__", value, x.dtype, x.device)
+    v = g.reshape(broadcast_node(v, out_shape), region_shape)
+    if 0 in region_shape:
+        return x
+    region = (View.contiguous(x.shape).slice(spec),)
+    return Array._new(g.setitem(x._node, v, region))

@@ -1,0 +1,74 @@
+"""Linear algebra in the main namespace: matmul, matrix_transpose, vecdot.
+
+Layer: ``_api``. matmul is a broadcast multiply and a sum over the shared axis, which the
+scheduler fuses into one reduction kernel together with elementwise producers and consumers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._codegen.ir import Op
+from .._lazy import graph as g
+from . import _dtypes as dt
+from ._array_object import Array
+from ._elementwise_functions import broadcast_node, broadcast_shapes, check, operands
+
+
+def matmul(x1: Any, x2: Any, /) -> Array:
+    """Matrix product; 1-D operands are vectors (promoted and removed as NumPy does)."""
+    a = x1 if isinstance(x1, Array) else None
+    b = x2 if isinstance(x2, Array) else None
+    if a is None or b is None:
+        raise TypeError("matmul: both operands must be arrays")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: operands must have at least one dimension")
+    common = dt.result_type_of(a, b, where="matmul")
+    check("matmul", common, "numeric")
+    an, bn = g.cast(a._node, common.np), g.cast(b._node, common.np)
+    a_shape, b_shape = a.shape, b.shape
+    if a.ndim == 1:
+        an, a_shape = g.reshape(an, (1,) + a_shape), (1,) + a_shape
+    if b.ndim == 1:
+        bn, b_shape = g.reshape(bn, b_shape + (1,)), b_shape + (1,)
+    n, k = a_shape[-2:]
+    k2, m = b_shape[-2:]
+    if k != k2:
+        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
+                         f"({k} != {k2} on the contracted axis)")
+    batch = broadcast_shapes("matmul", a_shape[:-2], b_shape[:-2])
+    full = batch + (n, k, m)
+    lhs = broadcast_node(g.reshape(an, a_shape + (1,)), full)
+    rhs = broadcast_node(g.reshape(bn, b_shape[:-2] + (1, k, m)), full)
+    prod = g.alu(Op.MUL, lhs, rhs)
+    if common is dt.bool:
+        out = g.reduce(prod, Op.OR, (len(full) - 2,))
+    else:
+        out = g.reduce(prod, Op.ADD, (len(full) - 2,))
+    shape = batch + (n, m)
+    if a.ndim == 1:
+        shape = shape[:-2] + (m,)
+    if b.ndim == 1:
+        shape = shape[:-1]
+    return Array._new(g.reshape(out, shape))
+
+
+def matrix_transpose(x: Array, /) -> Array:
+    """Swap the last two axes."""
+    return x.mT
+
+
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """Dot product of vectors along ``axis`` (the first operand conjugated)."""
+    (a, b), common, _ = operands("vecdot", x1, x2)
+    check("vecdot", common, "numeric")
+    ndim = len(a.shape)
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"vecdot: axis {axis} is out of bounds for shape {a.shape}")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"vecdot: sizes along axis {axis} differ: {x1.shape} and {x2.shape}")
+    if common in dt.COMPLEX_FLOATING:
+        a = g.alu(Op.CONJ, a)
+    ax = axis % ndim
+    out = g.reduce(g.alu(Op.MUL, a, b), Op.ADD, (ax,))
+    return Array._new(g.reshape(out, tuple(s for i, s in enumerate(out.shape) if i != ax)))
