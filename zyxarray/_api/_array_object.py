@@ -35,6 +35,9 @@ class Array:
     def _new(cls, node: g.Node) -> Array:
         obj = object.__new__(cls)
         obj._node = node
+        if node.depth > g.MAX_DEPTH:
+            # bound the pending graph: long loops without observation stay cheap to schedule
+            realize(node)
         return obj
 
     # -- attributes ---------------------------------------------------------------------------

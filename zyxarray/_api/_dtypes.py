@@ -19,13 +19,14 @@ import numpy as np
 class DType:
     """A zyxarray data type. Equal to (and hashed like) the matching NumPy dtype."""
 
-    __slots__ = ("name", "np", "kind", "itemsize")
+    __slots__ = ("name", "np", "kind", "itemsize", "_hash")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.np = np.dtype(name)
         self.kind = self.np.kind
         self.itemsize = self.np.itemsize
+        self._hash = hash(self.np)
 
     def __repr__(self) -> str:
         return f"zyxarray.{self.name}"
@@ -33,8 +34,8 @@ class DType:
     __str__ = __repr__
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, DType):
-            return self.np == other.np
+        if other.__class__ is DType:
+            return self is other      # one instance per dtype
         if other is None:
             return False
         try:
@@ -43,7 +44,7 @@ class DType:
             return False
 
     def __hash__(self) -> int:
-        return hash(self.np)
+        return self._hash
 
     def __reduce__(self) -> str:
         return self.name
@@ -196,5 +197,8 @@ def scalar_result(dtype: DType, value: Any) -> DType:
     raise TypeError(f"unsupported scalar {value!r}")
 
 
+_CATEGORY_SETS = {name: frozenset(ds) for name, ds in CATEGORIES.items()}
+
+
 def is_kind(dtype: DType, category: str) -> builtins_bool:
-    return dtype in CATEGORIES[category]
+    return dtype in _CATEGORY_SETS[category]

@@ -41,11 +41,7 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def broadcast_node(node: g.Node, shape: tuple[int, ...]) -> g.Node:
-    if node.shape == shape:
-        return node
-    if len(node.shape) < len(shape):
-        node = g.reshape(node, (1,) * (len(shape) - len(node.shape)) + node.shape)
-    return g.expand(node, shape)
+    return g.broadcast(node, shape)
 
 
 def device_of(name: str, args: tuple[Any, ...]) -> Device:

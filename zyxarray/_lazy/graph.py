@@ -125,7 +125,12 @@ def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:
     return Node("SETITEM", (base, value), region, base.dtype, base.shape, base.device)
 
 
+#: number of COPY nodes created and not yet realized (realize skips its search when 0)
+pending_copies = [0]
+
+
 def copy_to(node: Node, device: Device) -> Node:
+    pending_copies[0] += 1
     return Node("COPY", (node,), None, node.dtype, node.shape, device)
 
 
@@ -160,6 +165,20 @@ def expand(node: Node, shape: tuple[int, ...]) -> Node:
     if shape == node.shape:
         return node
     return _view(node, "expand", shape, shape=shape)
+
+
+def broadcast(node: Node, shape: tuple[int, ...]) -> Node:
+    """``node`` broadcast to ``shape`` (NumPy rules, axes aligned on the right), one VIEW."""
+    shape = tuple(shape)
+    if shape == node.shape:
+        return node
+    src, st = view_st(node)
+    v = st[0]
+    lead = len(shape) - len(v.shape)
+    strides = tuple(0 if i < lead or v.shape[i - lead] != s else v.strides[i - lead]
+                    for i, s in enumerate(shape))
+    return Node("VIEW", (src,), (View.make(shape, strides, v.offset),) + st[1:], node.dtype,
+                shape, node.device)
 
 
 def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:

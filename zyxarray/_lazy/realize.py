@@ -9,6 +9,7 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -21,6 +22,11 @@ from .._devices.base import Device, Program
 from .graph import Node
 from .lower import Canonical, canonicalize, lower
 from .schedule import KernelPlan, schedule
+from .view import contiguous_strides
+
+# Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
+# (deeper ones are realized as they grow), which needs a few frames per level.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 _programs: dict[tuple, Program] = {}
 stats = {"kernels": 0, "compiles": 0, "cache_hits": 0}
@@ -56,6 +62,9 @@ def _unrealized_bases(nodes: list[Node]) -> list[Node]:
 
 def _copies_first(targets: list[Node]) -> None:
     """Realize every pending COPY (a move between devices through the host) first."""
+    from . import graph
+    if not graph.pending_copies[0]:
+        return
     seen: set[int] = set()
     stack = list(targets)
     copies: list[Node] = []
@@ -75,6 +84,7 @@ def _copies_first(targets: list[Node]) -> None:
         n.device.copy_in(buf, host)
         _debug.log("memory", f"copy {src.device.name} -> {n.device.name}: {host.nbytes} bytes")
         n.set_buffer(buf)
+        graph.pending_copies[0] -= 1
 
 
 def _name(c: Canonical) -> str:
@@ -164,6 +174,8 @@ def to_host(node: Node) -> np.ndarray:
     st = node.arg
     if len(st) == 1:
         v = st[0]
+        if v.strides == contiguous_strides(v.shape):
+            return flat[v.offset:v.offset + node.size].reshape(node.shape)
         item = base.dtype.itemsize
         if node.size == 0:
             return np.empty(node.shape, node.dtype)

@@ -16,6 +16,7 @@ point of the kept axes (``reduced``). Fusion rules:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +62,7 @@ class KernelPlan:
         return (collapse_view(self.domain, self.axes),)
 
 
+@functools.lru_cache(maxsize=4096)
 def collapse_view(domain: tuple[int, ...], axes: tuple[int, ...]) -> View:
     """Domain index -> linear index of the reduced (keepdims) result: reduced axes read 0."""
     kept = tuple(1 if i in axes else s for i, s in enumerate(domain))
@@ -120,7 +122,10 @@ class _Builder:
             plan.consts.append(node.arg)
             return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
         if node.op == "VIEW":
-            return self.walk(node.srcs[0], compose(st, node.arg))
+            src = node.srcs[0]
+            if src.op == "CONST":       # a broadcast scalar reads the same value everywhere
+                return self.walk(src, st)
+            return self.walk(src, compose(st, node.arg))
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
         if node.op == "SETITEM":
@@ -235,23 +240,25 @@ def schedule(targets: list[Node]) -> list[KernelPlan]:
 
 
 def _order(plans: dict[int, list[KernelPlan]]) -> list[KernelPlan]:
+    """Plans in dependency order (a kernel after the kernels whose outputs it loads).
+
+    Iterative on purpose: a recursive closure would form a reference cycle that keeps every
+    plan, and so every intermediate buffer, alive until the garbage collector runs."""
     out: list[KernelPlan] = []
     done: set[int] = set()
-    visiting: set[int] = set()
-
-    def visit(key: int) -> None:
-        if key in done:
-            return
-        assert key not in visiting, "cycle in kernel dependencies"
-        visiting.add(key)
-        for plan in plans[key]:
-            for dep in plan.needs:
-                if id(dep) in plans and dep is not plan.output:
-                    visit(id(dep))
-        visiting.discard(key)
-        done.add(key)
-        out.extend(plans[key])
-
-    for key in plans:
-        visit(key)
+    for start in plans:
+        stack = [(start, False)]
+        while stack:
+            key, expanded = stack.pop()
+            if key in done:
+                continue
+            if expanded:
+                done.add(key)
+                out.extend(plans[key])
+                continue
+            stack.append((key, True))
+            for plan in plans[key]:
+                for dep in plan.needs:
+                    if id(dep) in plans and dep is not plan.output and id(dep) not in done:
+                        stack.append((id(dep), False))
     return out

@@ -12,10 +12,12 @@ views compare equal.
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
+@functools.lru_cache(maxsize=4096)
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     strides = []
     acc = 1
@@ -29,21 +31,24 @@ def prod(shape: tuple[int, ...]) -> int:
     return math.prod(shape)
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
+    """A named tuple: cheap to build, hash and compare (the scheduler keys memos by views)."""
+
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     offset: int = 0
 
     @staticmethod
     def make(shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0) -> View:
-        shape = tuple(int(s) for s in shape)
-        strides = tuple(0 if s == 1 else int(st) for s, st in zip(shape, strides))
-        return View(shape, strides, int(offset))
+        """A view with canonical strides (0 on size-1 axes); callers pass Python ints."""
+        if 1 in shape:
+            strides = tuple(0 if s == 1 else st for s, st in zip(shape, strides))
+        return View(tuple(shape), tuple(strides), offset)
 
     @staticmethod
+    @functools.lru_cache(maxsize=4096)
     def contiguous(shape: tuple[int, ...]) -> View:
-        return View.make(shape, contiguous_strides(shape), 0)
+        return View(shape, contiguous_strides(shape), 0)
 
     @property
     def is_contiguous(self) -> bool:
