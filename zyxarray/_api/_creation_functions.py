@@ -95,7 +95,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
             raise TypeError("asarray: cannot convert objects of mixed or unknown types")
     d = dt.to_dtype(host.dtype, "asarray")
     _check_dtype_device("asarray", d, dev)
-    return Array._new(g.from_host(host, dev))
+    # Note: g.from_host gives 0-d data shape (1,) (np.ascontiguousarray is at least 1-d);
+    # reshaping back keeps 0-d arrays 0-d (a no-op once from_host keeps the shape).
+    return Array._new(g.reshape(g.from_host(host, dev), host.shape))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:

@@ -86,6 +86,10 @@ def _as_array(name: str, x: Any, device: Device) -> Any:
 def operands(name: str, *args: Any, dtype: dt.DType | None = None
              ) -> tuple[list[g.Node], dt.DType, Device]:
     """Promote and broadcast the operands: (nodes of one dtype and shape, dtype, device)."""
+    if len(args) == 2 and dtype is None:
+        fast = _operands_fast(name, args[0], args[1])
+        if fast is not None:
+            return fast
     device = device_of(name, args)
     args = tuple(_as_array(name, a, device) for a in args)
     device = device_of(name, args)
@@ -101,6 +105,32 @@ def operands(name: str, *args: Any, dtype: dt.DType | None = None
             n = scalar_node(name, a, common, device)
         nodes.append(broadcast_node(n, shape))
     return nodes, common, device
+
+
+_PY_SCALARS = (int, float, complex)
+
+
+def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, Device] | None:
+    """The common cases without the general machinery: array with array of the same dtype
+    and shape, and array with a Python int/float/complex (bool goes the long way)."""
+    ta, tb = type(a), type(b)
+    if ta is Array and tb is Array:
+        na, nb = a._node, b._node
+        if na.dtype == nb.dtype and na.shape == nb.shape and na.device is nb.device:
+            return [na, nb], dt.from_np(na.dtype), na.device
+        return None
+    if ta is Array and tb in _PY_SCALARS:
+        arr, scalar, first = a, b, True
+    elif tb is Array and ta in _PY_SCALARS:
+        arr, scalar, first = b, a, False
+    else:
+        return None
+    node = arr._node
+    d = dt.scalar_result(dt.from_np(node.dtype), scalar)
+    if d.np != node.dtype:
+        node = g.cast(node, d.np)
+    c = g.broadcast(scalar_node(name, scalar, d, node.device), node.shape)
+    return ([node, c] if first else [c, node]), d, node.device
 
 
 def check(name: str, dtype: dt.DType, category: str) -> None:
@@ -188,7 +218,16 @@ def remainder(x1: Any, x2: Any, /) -> Array:
 
 
 def pow(x1: Any, x2: Any, /) -> Array:  # noqa: A001 - the standard's name
-    """Elementwise ``x1 ** x2``."""
+    """Elementwise ``x1 ** x2``.
+
+    Like NumPy, a Python scalar exponent of 2 or 1 becomes a multiply or a copy: the same
+    values (x*x is what pow gives, correctly rounded) without a pow call per element.
+    """
+    if isinstance(x1, Array) and type(x2) in (int, float) and x2 in (1, 2):
+        d = dt.scalar_result(x1.dtype, x2)
+        check("pow", d, "numeric")
+        node = g.cast(x1._node, d.np)
+        return _wrap(node if x2 == 1 else g.alu(Op.MUL, node, node))
     return _binary("pow", x1, x2, Op.POW, "numeric")
 
 

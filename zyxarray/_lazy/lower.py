@@ -56,7 +56,31 @@ def _category(stride: int) -> str:
     return "0" if stride == 0 else ("1" if stride == 1 else "v")
 
 
+_parts_cache: dict[tuple, tuple] = {}
+
+
 def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
+    """The plan in canonical form, with its key and argument values.
+
+    Everything but the constants' values depends only on the plan's shapes, views and ops,
+    so that part is memoized: a repeated computation costs a dictionary lookup here.
+    """
+    sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view,
+           tuple(st for _, st in plan.loads), tuple(plan.iotas), tuple(plan.exprs), plan.root,
+           plan.output.dtype)
+    parts = _parts_cache.get(sig)
+    if parts is None:
+        if len(_parts_cache) > 20_000:
+            _parts_cache.clear()
+        parts = _parts_cache[sig] = _canonical_parts(plan, info)
+    outer, red, sts, cats, strategy, lanes, key, prefix, suffix = parts
+    c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
+    const_ints, c.floats = _const_arguments(plan)
+    c.ints = prefix + const_ints + suffix
+    return c
+
+
+def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
     domain, axes = plan.domain, plan.axes
     order = [d for d in range(len(domain)) if d not in axes] + list(axes)
     n_outer = len(domain) - len(axes)
@@ -88,8 +112,8 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     strategy, lanes = _strategy(plan, outer, red, cats, info)
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
-    c.ints, c.floats = _arguments(c)
-    return c
+    prefix, suffix = _shape_arguments(c)
+    return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix
 
 
 def _levels(plan: KernelPlan) -> dict[int, int]:
@@ -144,8 +168,9 @@ def _const_ints(value: Any, dtype: np.dtype) -> int:
     return int(value)
 
 
-def _arguments(c: Canonical) -> tuple[list[int], list[float]]:
-    """Argument values, in exactly the order ``lower`` declares them."""
+# The int arguments are, in the order ``lower`` declares them: sizes, view parameters
+# (``prefix``), integer constants, then strategy parameters and the parallel flag (``suffix``).
+def _shape_arguments(c: Canonical) -> tuple[list[int], list[int]]:
     ints: list[int] = list(c.outer) + list(c.red)
     for st, cat in zip(c.sts, c.cats):
         v0 = st[0]
@@ -153,9 +178,16 @@ def _arguments(c: Canonical) -> tuple[list[int], list[float]]:
         ints.append(v0.offset)
         for v in st[1:]:
             ints += list(v.shape) + list(v.strides) + [v.offset]
+    suffix = _strategy_args(c)
+    total = math.prod(c.outer) * math.prod(c.red)
+    suffix.append(1 if total >= PARALLEL_MIN and c.info.compute_units > 1 else 0)
+    return ints, suffix
+
+
+def _const_arguments(plan: KernelPlan) -> tuple[list[int], list[float]]:
+    ints: list[int] = []
     floats: list[float] = []
-    for value, dtype in zip(c.plan.consts, (e.arg[1] for e in c.plan.exprs
-                                            if e.kind == "CONST")):
+    for value, dtype in zip(plan.consts, (e.arg[1] for e in plan.exprs if e.kind == "CONST")):
         if dtype.kind in "biu":
             ints.append(_const_ints(value, dtype))
         elif dtype.kind == "f":
@@ -163,9 +195,6 @@ def _arguments(c: Canonical) -> tuple[list[int], list[float]]:
         else:
             z = complex(value)
             floats += [z.real, z.imag]
-    ints += _strategy_args(c)
-    total = math.prod(c.outer) * math.prod(c.red)
-    ints.append(1 if total >= PARALLEL_MIN and c.info.compute_units > 1 else 0)
     return ints, floats
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -27,14 +27,13 @@ from .graph import Node
 from .view import ShapeTracker, View, compose, contiguous_strides
 
 
-@dataclass(frozen=True)
-class Expr:
-    """One node of a kernel's expression DAG. ``kind``: LOAD, CONST, ALU, CAST, REDUCE."""
+class Expr(NamedTuple):
+    """One node of a kernel's expression DAG (a named tuple: cheap to build and hash)."""
 
     kind: str                # LOAD, IOTA, CONST, ALU, CAST, REDUCE
     dtype: np.dtype
     srcs: tuple[int, ...] = ()
-    arg: Any = None          # LOAD: load slot; CONST: const slot; ALU: Op; REDUCE: Op
+    arg: Any = None          # LOAD/IOTA: slot; CONST: (slot, dtype); ALU, REDUCE: Op
 
 
 @dataclass
