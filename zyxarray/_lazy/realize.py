@@ -137,11 +137,34 @@ def realize(*nodes: Node) -> None:
         return
     _copies_first(targets)
     targets = [t for t in targets if not t.realized]
+    if _debug.enabled("graph"):
+        _debug.log("graph", "realize " + "; ".join(_describe(t) for t in targets))
     plans = schedule(targets)
     if _debug.enabled("schedule"):
         _debug.log("schedule", f"{len(plans)} kernel(s) for {len(targets)} target(s)")
+        for p in plans:
+            _debug.log("schedule", f"  -> {p.output.op if not p.output.realized else 'BUFFER'} "
+                                   f"{list(p.output.shape)}: domain {list(p.domain)}, reduce "
+                                   f"axes {list(p.axes)}, {len(p.exprs)} exprs, "
+                                   f"{len(p.loads)} loads, {len(p.fused)} fused reductions")
     for plan in plans:
         run_plan(plan)
+
+
+def _describe(node: Node) -> str:
+    """A short census of the pending graph under ``node`` (for the graph debug topic)."""
+    counts: dict[str, int] = {}
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        counts[n.op] = counts.get(n.op, 0) + 1
+        stack.extend(n.srcs)
+    parts = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    return f"{node.op} {node.dtype} {list(node.shape)} on {node.device.name}: {parts}"
 
 
 def explain(*nodes: Node) -> list[PlannedKernel]:
