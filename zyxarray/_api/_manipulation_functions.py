@@ -105,10 +105,10 @@ def broadcast_to(x: Array, /, shape: Any) -> Array:
     return Array._new(broadcast_node(x._node, shape))
 
 
-def broadcast_arrays(*arrays: Array) -> list[Array]:
-    """The arrays broadcast against each other."""
+def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
+    """The arrays broadcast against each other (a tuple since the 2025.12 standard)."""
     shape = broadcast_shapes("broadcast_arrays", *(a.shape for a in arrays))
-    return [Array._new(broadcast_node(a._node, shape)) for a in arrays]
+    return tuple(Array._new(broadcast_node(a._node, shape)) for a in arrays)
 
 
 def flip(x: Array, /, *, axis: Any = None) -> Array:

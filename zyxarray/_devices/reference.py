@@ -200,10 +200,10 @@ class Interpreter:
         with np.errstate(all="ignore"):
             if op == "CAST":
                 src = a[0]
+                if dtype == np.bool_:
+                    return src != 0          # complex: either component non-zero
                 if src.dtype.kind == "c" and dtype.kind != "c":
                     src = src.real
-                if dtype == np.bool_:
-                    return src != 0
                 return src.astype(dtype)
             if op == "WHERE":
                 return np.where(a[0], a[1], a[2]).astype(dtype, copy=False)

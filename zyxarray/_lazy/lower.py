@@ -303,6 +303,9 @@ class _Lowerer:
         if e.kind == "IOTA":
             return self.index(len(self.plan.loads) + e.arg, env)
         if e.kind == "REDUCE":
+            if not self.c.red:
+                # every reduced axis has size 1: the reduction is the element itself
+                return b.cast(self.value(e.srcs[0], env), e.dtype)
             acc = self.reduce_values[i]
             if self.lane is not None and b.instrs[acc].op is Op.ACC:
                 return b.emit(Op.ACC_GET, e.dtype, (acc, self.lane))
