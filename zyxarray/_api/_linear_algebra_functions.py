@@ -37,19 +37,21 @@ def matmul(x1: Any, x2: Any, /) -> Array:
         raise ValueError(f"matmul: shapes {a.shape} and {b.shape} do not align "
                          f"({k} != {k2} on the contracted axis)")
     batch = broadcast_shapes("matmul", a_shape[:-2], b_shape[:-2])
-    full = batch + (n, k, m)
-    lhs = broadcast_node(g.reshape(an, a_shape + (1,)), full)
-    rhs = broadcast_node(g.reshape(bn, b_shape[:-2] + (1, k, m)), full)
-    prod = g.alu(Op.MUL, lhs, rhs)
-    if common is dt.bool:
-        out = g.reduce(prod, Op.OR, (len(full) - 2,))
-    else:
-        out = g.reduce(prod, Op.ADD, (len(full) - 2,))
     shape = batch + (n, m)
     if a.ndim == 1:
         shape = shape[:-2] + (m,)
     if b.ndim == 1:
         shape = shape[:-1]
+    if a.device.info.style == "loops":
+        # a library node: NumPy's BLAS on the host memory of the cpu/reference devices
+        node = g.library("matmul", (g.cast(a._node, common.np), g.cast(b._node, common.np)),
+                         {}, common.np, shape)
+        return Array._new(node)
+    full = batch + (n, k, m)
+    lhs = broadcast_node(g.reshape(an, a_shape + (1,)), full)
+    rhs = broadcast_node(g.reshape(bn, b_shape[:-2] + (1, k, m)), full)
+    prod = g.alu(Op.MUL, lhs, rhs)
+    out = g.reduce(prod, Op.OR if common is dt.bool else Op.ADD, (len(full) - 2,))
     return Array._new(g.reshape(out, shape))
 
 

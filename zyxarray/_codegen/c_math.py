@@ -467,7 +467,8 @@ _TYPED["log_core"] = (("common",), r"""
 /* log(u + ul) = k*ln2 + hi + lo (hi + lo normalized) for finite u > 0 (subnormals included;
    then ul must be 0), |ul| <= ulp(u), plus kadd added to k. u = 2^k m with m in
    [sqrt(1/2), sqrt(2)) found with integer ops on the bits; f = m - 1 is exact and ul*2^-k is
-   its exact tail; s = f/(2+f) as a double-double; log(m) = 2s + (2/3)s^3 + s^5 T(s^2) with the
+   its exact tail (renormalized: for log1p it is as large as f); s = f/(2+f) as a
+   double-double; log(m) = 2s + (2/3)s^3 + s^5 T(s^2) with the
    first two terms compensated: hi + lo is accurate to about 2^-64 relative (pow relies on it).
    Other inputs give garbage that callers replace by selects. */
 typedef struct { $T k, hi, lo; } zx__logr_$SFX;
@@ -483,12 +484,12 @@ static inline zx__logr_$SFX zx__log_core_$SFX($T u, $T ul, $S kadd) {
     $S ki = ke + kadd - (u < $MIN_NORMAL ? $SUB_K : 0);
     /* (T)ki through the magic constant: int64 -> double does not vectorize on AVX2 */
     $T k = zx__float_$SFX(zx__bits_$SFX(magic) + ($U)ki) - magic;
-    $T f = m - 1;
-    $T d = 2 + f;
-    $T dl = ((2 - d) + f) + ml;
+    zx__dd_$SFX f = zx__two_sum_$SFX(m - 1, ml);
+    $T d = 2 + f.hi;
+    $T dl = ((2 - d) + f.hi) + f.lo;
     $T inv = 1 / d;
-    $T s = f * inv;
-    $T sl = (($FMA(-s, d, f) + ml) - s * dl) * inv;
+    $T s = f.hi * inv;
+    $T sl = (($FMA(-s, d, f.hi) + f.lo) - s * dl) * inv;
     $T w = s * s;
     $T wl = $FMA(s, s, -w);
     $T c3 = s * w;
@@ -582,8 +583,15 @@ _F64["trig_core"] = (("common_f64",), r"""
 typedef struct { double hi, lo; uint64_t q; } zx__trig_f64;
 static inline zx__trig_f64 zx__trig_reduce_f64(double x) {
     const double magic = 0x1.8p52;
-    double t = x * 0x1.45f306dc9c883p-1 + magic;
+    /* n = round(x * 2/pi) with x * 2/pi as a double-double: a plain product is off by up to
+       0.1 near 2^50 and could pick the wrong quadrant (|r| up to 0.94) */
+    double yh = x * 0x1.45f306dc9c883p-1;
+    double yl = fma(x, 0x1.45f306dc9c883p-1, -yh) + x * -0x1.6b01ec5417056p-55;
+    double t = yh + magic;
     double nf = t - magic;
+    double fr = (yh - nf) + yl;
+    double adj = fr > 0.5 ? 1.0 : (fr < -0.5 ? -1.0 : 0.0);
+    nf += adj;
     double r1 = fma(-nf, 0x1.921fb54442d18p+0, x);
     double wh = nf * 0x1.1a62633145c07p-54;
     double wl = fma(nf, 0x1.1a62633145c07p-54, -wh) + nf * -0x1.f1976b7ed8fbcp-110;
@@ -596,7 +604,7 @@ static inline zx__trig_f64 zx__trig_reduce_f64(double x) {
     zx__trig_f64 o;
     o.hi = big ? (x - x) + rb : rh;
     o.lo = big ? 0.0 : rl;
-    o.q = zx__bits_f64(t);
+    o.q = zx__bits_f64(t) + (fr > 0.5 ? 1u : (fr < -0.5 ? ~(uint64_t)0 : 0u));
     return o;
 }
 /* sin(r) = sh + sl and cos(r) = ch + cl for r = rh + rl, |r| <= pi/4:

@@ -14,6 +14,8 @@ Node kinds (``Node.op``):
 - ``COPY``: ``srcs[0]`` on another device, moved here through the host.
 - ``SETITEM``: ``srcs`` (base, value); ``arg`` a ShapeTracker of the region of this node's
   (contiguous) layout that takes ``value`` (of the region's shape); elsewhere ``base``.
+- ``LIBRARY``: ``arg`` is (op name, parameters as a sorted tuple of pairs): matmul, sort,
+  FFT... computed by the device's library implementation, not by a generated kernel.
 - ``IOTA``: the int64 values ``0, 1, ..., n-1`` (shape ``(n,)``), computed from the index
   inside kernels: arange, eye, tril and masks need no memory of their own.
 
@@ -123,6 +125,12 @@ def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
 
 def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:
     return Node("SETITEM", (base, value), region, base.dtype, base.shape, base.device)
+
+
+def library(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: np.dtype,
+            shape: tuple[int, ...]) -> Node:
+    return Node("LIBRARY", tuple(srcs), (name, tuple(sorted(params.items()))), np.dtype(dtype),
+                tuple(shape), srcs[0].device)
 
 
 #: number of COPY nodes created and not yet realized (realize skips its search when 0)

@@ -21,7 +21,8 @@ from .._codegen.ir import Kernel
 from .._devices.base import Device, Program
 from .graph import Node
 from .lower import Canonical, canonicalize, lower
-from .schedule import KernelPlan, schedule
+from .._devices import library
+from .schedule import KernelPlan, LibraryStep, schedule
 from .view import contiguous_strides
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
@@ -110,7 +111,32 @@ def _program(c: Canonical) -> Program:
     return prog
 
 
-def run_plan(plan: KernelPlan) -> None:
+def run_library(step: LibraryStep) -> None:
+    """A library op on host memory: zero-copy views on host devices, a logged round trip
+    through the host elsewhere."""
+    out = step.output
+    device: Device = out.device
+    inputs = [to_host(n) for n in step.inputs]
+    buf = device.alloc(out.nbytes)
+    host_array = getattr(device, "host_array", None)
+    if host_array is not None:
+        target = host_array(buf)[:out.nbytes].view(out.dtype).reshape(out.shape)
+        library.run_host(step.name, inputs, target, step.params)
+    else:
+        _debug.log("launch", f"{device.name}: {step.name} runs on the host (round trip)")
+        target = np.empty(out.shape, out.dtype)
+        library.run_host(step.name, inputs, target, step.params)
+        device.copy_in(buf, target)
+    if _debug.enabled("launch"):
+        _debug.log("launch", f"{device.name}: library {step.name} -> {list(out.shape)}")
+    stats["kernels"] += 1
+    out.set_buffer(buf)
+
+
+def run_plan(plan: KernelPlan | LibraryStep) -> None:
+    if isinstance(plan, LibraryStep):
+        run_library(plan)
+        return
     out = plan.output
     device: Device = out.device
     c = canonicalize(plan, device.info)
@@ -143,6 +169,9 @@ def realize(*nodes: Node) -> None:
     if _debug.enabled("schedule"):
         _debug.log("schedule", f"{len(plans)} kernel(s) for {len(targets)} target(s)")
         for p in plans:
+            if isinstance(p, LibraryStep):
+                _debug.log("schedule", f"  -> library {p.name} {list(p.output.shape)}")
+                continue
             _debug.log("schedule", f"  -> {p.output.op if not p.output.realized else 'BUFFER'} "
                                    f"{list(p.output.shape)}: domain {list(p.domain)}, reduce "
                                    f"axes {list(p.axes)}, {len(p.exprs)} exprs, "
@@ -173,6 +202,12 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
     out = []
     for plan in schedule(targets) if targets else []:
         device = plan.output.device
+        if isinstance(plan, LibraryStep):
+            out.append(PlannedKernel(device.name, f"library:{plan.name}", "library",
+                                     f"{plan.name}({', '.join(f'{k}={v!r}' for k, v in plan.params.items())}) "
+                                     "through the device's library table", None,  # type: ignore
+                                     [(plan.output.shape, plan.output.dtype.name)]))
+            continue
         c = canonicalize(plan, device.info)
         ir = lower(c, _name(c))
         out.append(PlannedKernel(device.name, ir.name, c.strategy,

@@ -191,8 +191,31 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
         return plan, b.unfusable
 
 
-def build_plans(node: Node, materialize: set[int]) -> tuple[list[KernelPlan], list[Node]]:
-    """All kernels realizing ``node``: one, or two for SETITEM (copy, then write the region)."""
+@dataclass
+class LibraryStep:
+    """A LIBRARY node's computation: its inputs are realized (views allowed) before it runs."""
+
+    output: Node
+    name: str
+    params: dict[str, Any]
+    inputs: list[Node]
+    needs: list[Node] = field(default_factory=list)
+    fused: list[Node] = field(default_factory=list)
+
+
+def build_plans(node: Node, materialize: set[int]
+                ) -> tuple[list[KernelPlan | LibraryStep], list[Node]]:
+    """All steps realizing ``node``: one kernel, two for SETITEM (copy, then write the
+    region), or a library call."""
+    if node.op == "LIBRARY":
+        name, params = node.arg
+        inputs = list(node.srcs)
+        needs = []
+        for n in inputs:
+            base = n.base()
+            if not base.realized and base.op not in ("CONST",):
+                needs.append(base)
+        return [LibraryStep(node, name, dict(params), inputs, needs)], needs
     if node.op != "SETITEM":
         plan, unfusable = build_plan(node, materialize)
         return [plan], unfusable
@@ -203,12 +226,12 @@ def build_plans(node: Node, materialize: set[int]) -> tuple[list[KernelPlan], li
     return [first, second], u1 + u2
 
 
-def schedule(targets: list[Node]) -> list[KernelPlan]:
+def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     """Kernels that realize ``targets`` (unrealized, non-VIEW nodes), in execution order."""
     materialize = {id(t) for t in targets}
     nodes = {id(t): t for t in targets}
     while True:
-        plans: dict[int, list[KernelPlan]] = {}
+        plans: dict[int, list[KernelPlan | LibraryStep]] = {}
         fused_by: dict[int, int] = {}
         grow: list[Node] = []
         pending = list(nodes.values())
@@ -238,12 +261,12 @@ def schedule(targets: list[Node]) -> list[KernelPlan]:
     return _order(plans)
 
 
-def _order(plans: dict[int, list[KernelPlan]]) -> list[KernelPlan]:
+def _order(plans: dict[int, list[KernelPlan | LibraryStep]]) -> list[KernelPlan | LibraryStep]:
     """Plans in dependency order (a kernel after the kernels whose outputs it loads).
 
     Iterative on purpose: a recursive closure would form a reference cycle that keeps every
     plan, and so every intermediate buffer, alive until the garbage collector runs."""
-    out: list[KernelPlan] = []
+    out: list[KernelPlan | LibraryStep] = []
     done: set[int] = set()
     for start in plans:
         stack = [(start, False)]

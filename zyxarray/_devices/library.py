@@ -1,0 +1,47 @@
+"""Library operations on host memory: the per-device implementation table's host column.
+
+Layer: ``_devices``. Imports nothing above it.
+
+Matmul, sorting, cumulative sums, linear algebra decompositions, FFT and the data-dependent
+set functions are graph nodes (``LIBRARY``) rather than generated kernels. A device whose
+memory is the host's (cpu, reference) runs them here, on zero-copy NumPy views of its buffers,
+with NumPy's BLAS/LAPACK/pocketfft underneath. A device without its own implementation of an
+op gets an explicit round trip through the host, logged under the ``launch`` debug topic.
+
+Each implementation takes host arrays and ``out`` (an array of the result's shape and dtype
+to fill) plus keyword parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+HostImpl = Callable[..., None]
+
+HOST: dict[str, HostImpl] = {}
+
+
+def host_impl(name: str) -> Callable[[HostImpl], HostImpl]:
+    def register(fn: HostImpl) -> HostImpl:
+        HOST[name] = fn
+        return fn
+    return register
+
+
+@host_impl("matmul")
+def _matmul(a: np.ndarray, b: np.ndarray, *, out: np.ndarray) -> None:
+    if out.size == 0:
+        return
+    if a.dtype == np.bool_:
+        out[...] = np.matmul(a.astype(np.uint8), b.astype(np.uint8)) != 0
+        return
+    np.matmul(a, b, out=out)
+
+
+def run_host(name: str, inputs: list[np.ndarray], out: np.ndarray, params: dict[str, Any]
+             ) -> None:
+    """Run the host implementation of ``name`` into ``out``."""
+    HOST[name](*inputs, out=out, **params)
