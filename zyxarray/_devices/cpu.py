@@ -88,6 +88,9 @@ class CPUDevice(Device):
         self.compiler_id = _compiler_identity(cc)
         self._signature = self.compiler_id + "\n" + " ".join(CFLAGS) + "\n" + _cpu_signature()
         threads = int(_env.get(_env.NUM_THREADS) or os.cpu_count() or 1)
+        if _env.get(_env.NUM_THREADS):
+            # libgomp reads this when the first kernel loads it
+            os.environ["OMP_NUM_THREADS"] = str(threads)
         self.threads = threads
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         self.info = DeviceInfo(name="cpu", kind="cpu", language="c",
@@ -135,10 +138,12 @@ class CPUDevice(Device):
             except OSError as e:
                 _debug.log("compile", f"cpu: corrupt cache entry {path} ({e}); recompiling")
                 cache.remove(path)
-        out = self._run_compiler(source) if cache.enabled() else self._run_compiler(source)
+        out = self._run_compiler(source)
         if cache.enabled():
             out = cache.store_file("cpu", digest, ".so", out)
+            return CPUProgram(digest, source, self.ffi.dlopen(str(out)), self.ffi)
         lib = self.ffi.dlopen(str(out))
+        cache.remove(out)   # the loaded library stays mapped; nothing is left on disk
         return CPUProgram(digest, source, lib, self.ffi)
 
     def _run_compiler(self, source: str) -> Path:

@@ -1,0 +1,43 @@
+# The few commands people run. `make help` lists them.
+PYTHON ?= python
+
+.PHONY: help install test lint typecheck bench demo ci clean
+
+help:
+	@echo "make install    install zyxarray with its test extras (pip install \".[test]\")"
+	@echo "make test       run the tests (python -m pytest)"
+	@echo "make lint       ruff check zyxarray tests (skipped if ruff is not installed)"
+	@echo "make typecheck  mypy zyxarray"
+	@echo "make bench      benchmarks against NumPy (python bench/run.py)"
+	@echo "make demo       the self-check: devices, a fused kernel, timings (python -m zyxarray)"
+	@echo "make ci         what CI runs (.ci/run)"
+	@echo "make clean      build outputs and tool caches (not the kernel cache)"
+
+install:
+	$(PYTHON) -m pip install ".[test]"
+
+test:
+	$(PYTHON) -m pytest
+
+lint:
+	@if command -v ruff >/dev/null 2>&1; then \
+		ruff check zyxarray tests; \
+	else \
+		echo "ruff is not installed (pip install ruff, or pip install \".[dev]\"): lint skipped"; \
+	fi
+
+typecheck:
+	$(PYTHON) -m mypy zyxarray
+
+bench:
+	$(PYTHON) bench/run.py
+
+demo:
+	$(PYTHON) -m zyxarray
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
