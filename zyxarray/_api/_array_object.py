@@ -24,7 +24,7 @@ from . import _dtypes as dt
 class Array:
     """A zyxarray array. Create one with ``zyxarray.asarray`` or another creation function."""
 
-    __slots__ = ("_node", "__weakref__")
+    __slots__ = ("__weakref__", "_node")
     __array_priority__ = 100
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Array:
@@ -272,8 +272,8 @@ class Array:
     def __le__(self, o: Any) -> Any: return self._binop("less_equal", o)
     def __gt__(self, o: Any) -> Any: return self._binop("greater", o)
     def __ge__(self, o: Any) -> Any: return self._binop("greater_equal", o)
-    def __eq__(self, o: Any) -> Any: return self._binop("equal", o)  # type: ignore[override]
-    def __ne__(self, o: Any) -> Any: return self._binop("not_equal", o)  # type: ignore[override]
+    def __eq__(self, o: object) -> Any: return self._binop("equal", o)  # type: ignore[override]
+    def __ne__(self, o: object) -> Any: return self._binop("not_equal", o)  # type: ignore[override]
 
     def __neg__(self) -> Array:
         from ._elementwise_functions import negative

@@ -11,15 +11,18 @@ Python scalars are "weak" (NEP 50): the array's dtype wins when the scalar's kin
 
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any
 
 import numpy as np
+
+builtins_bool = _builtins.bool
 
 
 class DType:
     """A zyxarray data type. Equal to (and hashed like) the matching NumPy dtype."""
 
-    __slots__ = ("name", "np", "kind", "itemsize", "_hash")
+    __slots__ = ("_hash", "itemsize", "kind", "name", "np")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -58,7 +61,7 @@ class DType:
         return self.np.str
 
 
-bool = DType("bool")  # noqa: A001 - the standard's name
+bool = DType("bool")
 int8 = DType("int8")
 int16 = DType("int16")
 int32 = DType("int32")
@@ -127,11 +130,6 @@ def to_dtype(obj: Any, where: str = "dtype") -> DType:
     return _BY_NP[nd]
 
 
-import builtins as _builtins  # noqa: E402
-
-builtins_bool = _builtins.bool
-
-
 def promote(a: DType, b: DType, where: str = "") -> DType:
     """The standard's promotion of two array dtypes (NumPy's across kinds)."""
     if a is b:
@@ -155,7 +153,7 @@ def result_type_of(*items: Any, where: str = "result_type") -> DType:
             dtypes.append(x.dtype)
         elif isinstance(x, (builtins_bool, int, float, complex)) and not isinstance(x, np.generic):
             scalars.append(x)
-        elif isinstance(x, np.ndarray) or isinstance(x, np.generic):
+        elif isinstance(x, (np.ndarray, np.generic)):
             dtypes.append(to_dtype(x.dtype, where))
         else:
             dtypes.append(to_dtype(x, where))

@@ -31,7 +31,7 @@ def _parse(name: str, shape: tuple[int, ...], key: Any
             else:
                 raise IndexError(f"{name}: indexing with {k.dtype.name} arrays of shape "
                                  f"{k.shape} is not supported by basic indexing")
-        elif isinstance(k, (list, np.ndarray)) or (isinstance(k, bool)):
+        elif isinstance(k, (list, np.ndarray, bool)):
             raise IndexError(f"{name}: array and boolean keys are not supported by basic "
                              f"indexing (got {type(k).__name__})")
         items.append(k)

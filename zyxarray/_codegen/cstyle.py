@@ -413,4 +413,4 @@ def _identity(op_name: str, dtype: np.dtype) -> object:
 
 
 RendererFactory = Callable[[], CStyleRenderer]
-__all__ = ["CStyleRenderer", "INDEX"]
+__all__ = ["INDEX", "CStyleRenderer"]

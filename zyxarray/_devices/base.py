@@ -59,7 +59,7 @@ class Buffer:
     ``ready`` is the event after which the contents are valid (writers set it).
     """
 
-    __slots__ = ("device", "nbytes", "handle", "ready", "__weakref__")
+    __slots__ = ("__weakref__", "device", "handle", "nbytes", "ready")
 
     def __init__(self, device: Device, nbytes: int, handle: Any) -> None:
         self.device = device
@@ -130,7 +130,7 @@ class MemoryPool:
         with self._lock:
             blocks, self._free = self._free, {}
             self.cached = 0
-        for size, handles in blocks.items():
+        for _size, handles in blocks.items():
             for h in handles:
                 self._raw_free(h)
         _debug.log("memory", f"{self.device_name}: dropped cached blocks")

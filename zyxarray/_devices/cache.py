@@ -9,6 +9,7 @@ recompiled and replaced.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
@@ -66,7 +67,5 @@ def store_bytes(kind: str, digest: str, suffix: str, data: bytes) -> Path:
 
 
 def remove(path: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         path.unlink()
-    except OSError:
-        pass

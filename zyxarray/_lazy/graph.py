@@ -38,8 +38,17 @@ MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
 
 class Node:
-    __slots__ = ("op", "srcs", "arg", "dtype", "shape", "device", "buffer", "depth",
-                 "__weakref__")
+    __slots__ = (
+        "__weakref__",
+        "arg",
+        "buffer",
+        "depth",
+        "device",
+        "dtype",
+        "op",
+        "shape",
+        "srcs",
+    )
 
     def __init__(self, op: str, srcs: tuple[Node, ...], arg: Any, dtype: np.dtype,
                  shape: tuple[int, ...], device: Device, buffer: Buffer | None = None) -> None:

@@ -18,10 +18,10 @@ import numpy as np
 from .. import _debug
 from .._codegen import render
 from .._codegen.ir import Kernel
+from .._devices import library
 from .._devices.base import Device, Program
 from .graph import Node
 from .lower import Canonical, canonicalize, lower
-from .._devices import library
 from .schedule import KernelPlan, LibraryStep, schedule
 from .view import contiguous_strides
 
@@ -41,7 +41,7 @@ class PlannedKernel:
     name: str
     strategy: str
     source: str
-    ir: Kernel
+    ir: Kernel | None
     outputs: list[tuple[tuple[int, ...], str]]
 
     def __str__(self) -> str:
@@ -203,10 +203,10 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
     for plan in schedule(targets) if targets else []:
         device = plan.output.device
         if isinstance(plan, LibraryStep):
-            out.append(PlannedKernel(device.name, f"library:{plan.name}", "library",
-                                     f"{plan.name}({', '.join(f'{k}={v!r}' for k, v in plan.params.items())}) "
-                                     "through the device's library table", None,  # type: ignore
-                                     [(plan.output.shape, plan.output.dtype.name)]))
+            params = ", ".join(f"{k}={v!r}" for k, v in plan.params.items())
+            text = f"{plan.name}({params}) through the device's library table"
+            out.append(PlannedKernel(device.name, f"library:{plan.name}", "library", text,
+                                     None, [(plan.output.shape, plan.output.dtype.name)]))
             continue
         c = canonicalize(plan, device.info)
         ir = lower(c, _name(c))

@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._codegen.ir import Op
 from .graph import Node
 from .view import ShapeTracker, View, compose, contiguous_strides
 
