@@ -73,7 +73,7 @@ def _minmax(op: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return op(a, b)
 
 
-_UNARY = {
+_UNARY: dict[str, Any] = {
     "NEG": np.negative, "ABS": np.abs, "SQRT": np.sqrt, "EXP": np.exp, "EXPM1": np.expm1,
     "LOG": np.log, "LOG1P": np.log1p, "LOG2": np.log2, "LOG10": np.log10, "SIN": np.sin,
     "COS": np.cos, "TAN": np.tan, "ASIN": np.arcsin, "ACOS": np.arccos, "ATAN": np.arctan,
@@ -83,7 +83,7 @@ _UNARY = {
     "ISFINITE": np.isfinite, "SIGNBIT": np.signbit, "REAL": np.real, "IMAG": np.imag,
     "CONJ": np.conj,
 }
-_BINARY = {
+_BINARY: dict[str, Any] = {
     "ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": _div,
     "IDIV": np.floor_divide, "MOD": np.remainder, "MAX": np.maximum, "MIN": np.minimum,
     "ATAN2": np.arctan2, "HYPOT": np.hypot, "COPYSIGN": np.copysign,
@@ -118,7 +118,7 @@ class Interpreter:
 
         for i, x in enumerate(ins):
             op = x.op.value if hasattr(x.op, "value") else x.op
-            a = [vals.get(s) for s in x.srcs]
+            a: list[Any] = [vals.get(s) for s in x.srcs]
             depth = len(extents)
             if op == "BUF":
                 vals[i] = typed[x.arg[0]]

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from numpy.typing import DTypeLike
+
 import numpy as np
 
 from .. import _env
@@ -90,7 +92,7 @@ class Node:
 
 
 # -- constructors ----------------------------------------------------------------------------
-def buffer_node(buffer: Buffer, dtype: np.dtype, shape: tuple[int, ...]) -> Node:
+def buffer_node(buffer: Buffer, dtype: DTypeLike, shape: tuple[int, ...]) -> Node:
     return Node("BUFFER", (), None, np.dtype(dtype), tuple(shape), buffer.device, buffer)
 
 
@@ -102,7 +104,7 @@ def from_host(data: np.ndarray, device: Device) -> Node:
     return buffer_node(buf, data.dtype, data.shape)
 
 
-def const(value: Any, dtype: np.dtype, device: Device) -> Node:
+def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
     return Node("CONST", (), value, np.dtype(dtype), (), device)
 
 
@@ -110,14 +112,14 @@ def iota(n: int, device: Device) -> Node:
     return Node("IOTA", (), None, np.dtype(np.int64), (int(n),), device)
 
 
-def alu(op: Op, *srcs: Node, dtype: np.dtype | None = None) -> Node:
+def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
     first = srcs[1] if op is Op.WHERE else srcs[0]
     shape = first.shape
     assert all(s.shape == shape for s in srcs), f"{op}: shapes {[s.shape for s in srcs]}"
     return Node("ALU", tuple(srcs), op, np.dtype(dtype or first.dtype), shape, first.device)
 
 
-def cast(node: Node, dtype: np.dtype) -> Node:
+def cast(node: Node, dtype: DTypeLike) -> Node:
     dtype = np.dtype(dtype)
     if node.dtype == dtype:
         return node
@@ -136,7 +138,7 @@ def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:
     return Node("SETITEM", (base, value), region, base.dtype, base.shape, base.device)
 
 
-def library(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: np.dtype,
+def library(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: DTypeLike,
             shape: tuple[int, ...]) -> Node:
     return Node("LIBRARY", tuple(srcs), (name, tuple(sorted(params.items()))), np.dtype(dtype),
                 tuple(shape), srcs[0].device)
