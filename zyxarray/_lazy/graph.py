@@ -27,9 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numpy.typing import DTypeLike
-
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .. import _env
 from .._codegen.ir import Op
