@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import sys
 from typing import Any
 
 import numpy as np
@@ -190,7 +191,10 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any) -> None:
         from ._indexing import setitem
-        self._node = setitem(self, key, value)._node
+        # Exclusive: only this array refers to its node (2 = our attribute + the call's
+        # argument), so no view or pending result can observe a write into its buffer.
+        exclusive = sys.getrefcount(self._node) == 2 and self._node.realized
+        self._node = setitem(self, key, value, in_place=exclusive)._node
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:

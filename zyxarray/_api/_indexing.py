@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._lazy import graph as g
+from .._lazy.realize import write_region
 from .._lazy.view import View
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
@@ -83,7 +84,10 @@ def getitem(x: Array, key: Any) -> Array:
     return Array._new(g.reshape(node, shape))
 
 
-def setitem(x: Array, key: Any, value: Any) -> Array:
+def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
+    """``x`` with ``value`` at ``key``: a new SETITEM node, or, when ``in_place`` (the
+    caller owns x's realized buffer alone), a write into that buffer right away, which keeps
+    loops like ``for i in range(n): x[i, i] = v`` free of copies and of graph growth."""
     spec, layout = _parse("__setitem__", x.shape, key)
     out_shape = tuple(1 if a is None else spec[a][2] for a in layout)
     region_shape = tuple(c for _, _, c in spec)
@@ -97,11 +101,14 @@ def setitem(x: Array, key: Any, value: Any) -> Array:
                              f"into the indexed shape {out_shape}")
     elif isinstance(value, (np.ndarray, list, tuple)):
         from ._creation_functions import asarray
-        return setitem(x, key, asarray(np.asarray(value), device=x.device))
+        return setitem(x, key, asarray(np.asarray(value), device=x.device), in_place)
     else:
         v = scalar_node("__setitem__", value, x.dtype, x.device)
     v = g.reshape(broadcast_node(v, out_shape), region_shape)
     if 0 in region_shape:
         return x
     region = (View.contiguous(x.shape).slice(spec),)
+    if in_place:
+        write_region(x._node, v, region)
+        return x
     return Array._new(g.setitem(x._node, v, region))

@@ -156,6 +156,22 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     out.set_buffer(buf)
 
 
+def write_region(node: Node, value: Node, region: tuple) -> None:
+    """Store ``value`` (of the region's shape) into ``node``'s own buffer at ``region``, now.
+
+    The caller guarantees that nothing else can observe ``node`` (it owns it alone), so the
+    functional update may reuse the buffer instead of copying it."""
+    from .schedule import build_plan
+
+    assert node.realized
+    base = value.base()
+    if not base.realized and base.op not in ("CONST", "IOTA"):
+        realize(value)
+    plan, unfusable = build_plan(node, set(), root=value, out_view=region)
+    assert not unfusable and not plan.needs
+    run_plan(plan)
+
+
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
     targets = _unrealized_bases(list(nodes))
