@@ -9,7 +9,9 @@ with NumPy's BLAS/LAPACK/pocketfft underneath. A device without its own implemen
 op gets an explicit round trip through the host, logged under the ``launch`` debug topic.
 
 Each implementation takes host arrays and ``out`` (an array of the result's shape and dtype
-to fill) plus keyword parameters.
+to fill) plus keyword parameters. The implementations live in this package's modules, one per
+family (``blas``, ``sorting``, ``linalg``, ``fft``, ``indexing``); each registers itself with
+``@host_impl(name)``.
 """
 
 from __future__ import annotations
@@ -31,17 +33,11 @@ def host_impl(name: str) -> Callable[[HostImpl], HostImpl]:
     return register
 
 
-@host_impl("matmul")
-def _matmul(a: np.ndarray, b: np.ndarray, *, out: np.ndarray) -> None:
-    if out.size == 0:
-        return
-    if a.dtype == np.bool_:
-        out[...] = np.matmul(a.astype(np.uint8), b.astype(np.uint8)) != 0
-        return
-    np.matmul(a, b, out=out)
-
-
 def run_host(name: str, inputs: list[np.ndarray], out: np.ndarray, params: dict[str, Any]
              ) -> None:
     """Run the host implementation of ``name`` into ``out``."""
     HOST[name](*inputs, out=out, **params)
+
+
+# the families register their implementations on import (after host_impl exists)
+from . import blas, fft, indexing, linalg, sorting  # noqa: E402, F401

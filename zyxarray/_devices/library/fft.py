@@ -1,0 +1,8 @@
+"""Host implementations of the fft library ops (registered with ``@host_impl``).
+
+Layer: ``_devices``.
+"""
+
+from __future__ import annotations
+
+from . import host_impl  # noqa: F401
