@@ -370,6 +370,9 @@ class CStyleRenderer:
             elif op is Op.END:
                 depth -= 1
                 emit("}")
+            elif op is Op.LOAD and len(a) == 3:
+                zero = self.literal(0, x.dtype)  # type: ignore[arg-type]
+                emit(f"const {self.ctype(x.dtype)} {v} = {a[2]} ? {a[0]}[{a[1]}] : {zero};")  # type: ignore
             elif op is Op.LOAD:
                 emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
             elif op is Op.STORE:

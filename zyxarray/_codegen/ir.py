@@ -46,7 +46,7 @@ class Op(str, enum.Enum):
     RANGE = "RANGE"           # srcs (start, end); arg kind: global | inner | reduce | lane
     END = "END"               # srcs (range,)
     # memory
-    LOAD = "LOAD"             # srcs (buf, index)
+    LOAD = "LOAD"             # srcs (buf, index[, valid]): zero where valid is false
     STORE = "STORE"           # srcs (buf, index, value)
     # accumulators
     ACC = "ACC"               # arg (combine op name, lanes); dtype of the value
@@ -254,6 +254,8 @@ def verify(kernel: Kernel) -> None:
                 fail(i, "STORE needs a writable buffer of the value's dtype")
             if x.op is Op.LOAD and x.dtype != buf.dtype:
                 fail(i, "LOAD dtype differs from the buffer's")
+            if x.op is Op.LOAD and len(x.srcs) == 3 and ins[x.srcs[2]].dtype != BOOL:
+                fail(i, "a guarded LOAD needs a bool validity operand")
         elif x.op is Op.ACC:
             if x.arg[0] not in REDUCE_OPS:
                 fail(i, "ACC combine op is not a reduce op")

@@ -208,6 +208,14 @@ def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
     return _view(node, "slice", tuple(spec), shape=shape)
 
 
+def pad(node: Node, widths: tuple[tuple[int, int], ...]) -> Node:
+    """Zeros added before and after each dimension (a masked view: no copy)."""
+    if all(b == 0 and a == 0 for b, a in widths):
+        return node
+    shape = tuple(s + b + a for s, (b, a) in zip(node.shape, widths))
+    return _view(node, "pad", tuple(widths), shape=shape)
+
+
 def view_st(node: Node) -> tuple[Node, ShapeTracker]:
     """(the node holding the data, the ShapeTracker from ``node``'s shape into it)."""
     if node.op == "VIEW":

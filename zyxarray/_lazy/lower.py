@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._codegen.ir import INDEX, Builder, Kernel, Op
+from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op
 from .._devices.base import DeviceInfo
 from .schedule import Expr, KernelPlan
 from .view import View
@@ -86,34 +86,60 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
     n_outer = len(domain) - len(axes)
     keep = [d for d in order if domain[d] != 1]
     sts = [st for _, st in plan.loads] + list(plan.iotas) + [plan.out_st]
-    views = []
+    views, masks, never = [], [], []
     for st in sts:
         v = st[0]
         views.append([v.strides[d] for d in keep])
+        m = v.mask
+        never.append(m is not None and any(lo >= hi for lo, hi in m))
+        masks.append(None if m is None or never[-1] else [m[d] for d in keep])
     shape = [domain[d] for d in keep]
     is_red = [i >= n_outer for i in (order.index(d) for d in keep)]
-    # merge neighbouring axes that every view walks contiguously
+
+    def full(m: list | None, i: int) -> bool:
+        return m is None or m[i] == (0, shape[i])
+
+    # merge neighbouring axes that every view walks contiguously (and no mask cuts)
     i = 0
     while i < len(shape) - 1:
-        if is_red[i] == is_red[i + 1] and all(s[i] == s[i + 1] * shape[i + 1] for s in views):
-            shape[i] *= shape[i + 1]
+        if is_red[i] == is_red[i + 1] and \
+                all(s[i] == s[i + 1] * shape[i + 1] for s in views) and \
+                all(full(m, i) and full(m, i + 1) for m in masks):
             for s in views:
                 s[i] = s[i + 1]
                 del s[i + 1]
+            for m in masks:
+                if m is not None:
+                    m[i] = (0, shape[i] * shape[i + 1])
+                    del m[i + 1]
+            shape[i] *= shape[i + 1]
             del shape[i + 1], is_red[i + 1]
         else:
             i += 1
     outer = tuple(s for s, r in zip(shape, is_red) if not r)
     red = tuple(s for s, r in zip(shape, is_red) if r)
     canon_sts = []
-    for st, strides in zip(sts, views):
-        canon_sts.append((View(tuple(shape), tuple(strides), st[0].offset),) + tuple(st[1:]))
+    for st, strides, m, nv in zip(sts, views, masks, never):
+        mask = tuple(m) if m is not None else (((0, 0),) * len(shape) if nv else None)
+        if nv and not shape:
+            mask = ()      # a scalar that reads nothing: ``valid`` sees the empty mask
+        canon_sts.append((View(tuple(shape), tuple(strides), st[0].offset, mask),)
+                         + tuple(st[1:]))
     cats = [tuple(_category(s) for s in v[0].strides) for v in canon_sts]
     strategy, lanes = _strategy(plan, outer, red, cats, info)
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
     prefix, suffix = _shape_arguments(c)
     return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix
+
+
+def _mask_pattern(v: View) -> tuple | None:
+    """Which dimensions of a view are cut by its mask (part of the kernel's structure)."""
+    if v.mask is None:
+        return None
+    if not v.mask or any(lo >= hi for lo, hi in v.mask):
+        return ("never",)
+    return tuple(m != (0, s) for m, s in zip(v.mask, v.shape))
 
 
 def _levels(plan: KernelPlan) -> dict[int, int]:
@@ -151,7 +177,8 @@ def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[
          sts: list[tuple[View, ...]], cats: list[tuple[str, ...]], strategy: str,
          lanes: int) -> tuple:
     loads = tuple((node.dtype.str if i < len(plan.loads) else "iota", cats[i],
-                   tuple(len(v.shape) for v in sts[i][1:]))
+                   tuple((len(v.shape), v.mask is not None) for v in sts[i][1:]),
+                   _mask_pattern(sts[i][0]))
                   for i, node in enumerate([n for n, _ in plan.loads] + [None] * len(plan.iotas)))
     exprs = tuple((e.kind, e.dtype.str, e.srcs,
                    e.arg if e.kind != "CONST" else e.arg[1].str) for e in plan.exprs)
@@ -176,8 +203,14 @@ def _shape_arguments(c: Canonical) -> tuple[list[int], list[int]]:
         v0 = st[0]
         ints += [s for s, k in zip(v0.strides, cat) if k == "v"]
         ints.append(v0.offset)
+        if _mask_pattern(v0) not in (None, ("never",)):
+            for (lo, hi), s in zip(v0.mask, v0.shape):
+                if (lo, hi) != (0, s):
+                    ints += [lo, hi]
         for v in st[1:]:
             ints += list(v.shape) + list(v.strides) + [v.offset]
+            if v.mask is not None:
+                ints += [x for pair in v.mask for x in pair]
     suffix = _strategy_args(c)
     total = math.prod(c.outer) * math.prod(c.red)
     suffix.append(1 if total >= PARALLEL_MIN and c.info.compute_units > 1 else 0)
@@ -239,12 +272,23 @@ class _Lowerer:
             strides = [b.const(0) if kk == "0" else b.const(1) if kk == "1" else b.int_arg()
                        for kk in cat]
             offset = b.int_arg()
+            v0 = st[0]
+            mask: Any = None
+            if v0.mask is not None:
+                if not v0.mask or any(lo >= hi for lo, hi in v0.mask):
+                    mask = "never"
+                else:
+                    mask = [None if m == (0, n) else (b.int_arg(), b.int_arg())
+                            for m, n in zip(v0.mask, v0.shape)]
             deeper = []
             for v in st[1:]:
                 n = len(v.shape)
-                deeper.append(([b.int_arg() for _ in range(n)], [b.int_arg() for _ in range(n)],
-                               b.int_arg()))
-            self.st_params.append((strides, offset, deeper))
+                params = ([b.int_arg() for _ in range(n)], [b.int_arg() for _ in range(n)],
+                          b.int_arg())
+                dmask = None if v.mask is None else [(b.int_arg(), b.int_arg())
+                                                     for _ in range(n)]
+                deeper.append((*params, dmask))
+            self.st_params.append((strides, offset, deeper, mask))
         self.consts = {}
         for i, e in enumerate(self.plan.exprs):
             if e.kind != "CONST":
@@ -265,20 +309,41 @@ class _Lowerer:
         del k
 
     # index arithmetic
-    def index(self, slot: int, env: list[int]) -> int:
+    def index(self, slot: int, env: list[int]) -> tuple[int, int | None]:
+        """(the element offset, a bool that is false where a mask reads zero, or None)."""
         b = self.b
-        strides, offset, deeper = self.st_params[slot]
+        strides, offset, deeper, mask = self.st_params[slot]
+        valid: int | None = None
+        if mask == "never":
+            valid = b.const(False, BOOL)
+        elif mask is not None:
+            for var, m in zip(env, mask):
+                if m is not None:
+                    valid = self._and(valid, self._in_range(var, m))
         lin = offset
         for var, st in zip(env, strides):
             lin = b.idx(Op.ADD, lin, b.idx(Op.MUL, var, st))
-        for shape, dstrides, doff in deeper:
+        for shape, dstrides, doff, dmask in deeper:
             acc = doff
+            coords = []
             for n, s in zip(reversed(shape), reversed(dstrides)):
                 coord = self._nonneg(Op.MOD, lin, n)
                 lin = self._nonneg(Op.IDIV, lin, n)
                 acc = b.idx(Op.ADD, acc, b.idx(Op.MUL, coord, s))
+                coords.append(coord)
+            if dmask is not None:
+                for coord, m in zip(reversed(coords), dmask):
+                    valid = self._and(valid, self._in_range(coord, m))
             lin = acc
-        return lin
+        return lin, valid
+
+    def _in_range(self, var: int, bounds: tuple[int, int]) -> int:
+        b = self.b
+        lo, hi = bounds
+        return b.alu(Op.AND, b.alu(Op.CMPLE, lo, var), b.alu(Op.CMPLT, var, hi))
+
+    def _and(self, a: int | None, c: int) -> int:
+        return c if a is None else self.b.alu(Op.AND, a, c)
 
     def _nonneg(self, op: Op, a: int, n: int) -> int:
         """Division of non-negative index values (rendered as plain / and %)."""
@@ -297,11 +362,15 @@ class _Lowerer:
         e: Expr = self.plan.exprs[i]
         b = self.b
         if e.kind == "LOAD":
-            return b.load(self.bufs[e.arg], self.index(e.arg, env))
+            idx, valid = self.index(e.arg, env)
+            if valid is None:
+                return b.load(self.bufs[e.arg], idx)
+            return b.emit(Op.LOAD, e.dtype, (self.bufs[e.arg], idx, valid))
         if e.kind == "CONST":
             return self.consts[i]
         if e.kind == "IOTA":
-            return self.index(len(self.plan.loads) + e.arg, env)
+            idx, valid = self.index(len(self.plan.loads) + e.arg, env)
+            return idx if valid is None else b.alu(Op.WHERE, valid, idx, b.const(0))
         if e.kind == "REDUCE":
             if not self.c.red:
                 # every reduced axis has size 1: the reduction is the element itself
@@ -366,7 +435,7 @@ class _Lowerer:
     def _store(self, env: list[int]) -> None:
         b = self.b
         v = b.cast(self.value(self.plan.root, env), self.plan.output.dtype)
-        b.store(self.out, self.index(len(self.st_params) - 1, env), v)
+        b.store(self.out, self.index(len(self.st_params) - 1, env)[0], v)
 
     def _lower_elementwise(self) -> None:
         b = self.b

@@ -233,35 +233,57 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
 
 
 def to_host(node: Node) -> np.ndarray:
-    """The node's value as a host array (realizing it first). Views cost no kernel."""
-    from .view import st_index  # noqa: F401  (multi-view reads fall back to a copy kernel)
-
+    """The node's value as a host array (realizing it first). Views cost no kernel: a plain
+    strided view is a NumPy view of the buffer; masks and chains of views index on the host."""
     base = node.base()
+    st = node.arg if node.op == "VIEW" else None
+    masked = st is not None and any(v.mask is not None for v in st)
     if base.op == "CONST":
-        return np.full(node.shape, base.arg, node.dtype)
-    realize(base)
-    assert base.buffer is not None
-    raw = base.device.copy_out(base.buffer)
-    flat = raw[:base.nbytes].view(base.dtype)
-    if node.op != "VIEW":
+        if not masked:
+            return np.full(node.shape, base.arg, node.dtype)
+        flat = np.full((1,), base.arg, node.dtype)
+    else:
+        realize(base)
+        assert base.buffer is not None
+        raw = base.device.copy_out(base.buffer)
+        flat = raw[:base.nbytes].view(base.dtype)
+    if st is None:
         return flat.reshape(node.shape)
-    st = node.arg
-    if len(st) == 1:
+    if len(st) == 1 and not masked:
         v = st[0]
         if v.strides == contiguous_strides(v.shape):
             return flat[v.offset:v.offset + node.size].reshape(node.shape)
-        item = base.dtype.itemsize
         if node.size == 0:
             return np.empty(node.shape, node.dtype)
+        item = base.dtype.itemsize
         return np.lib.stride_tricks.as_strided(flat[v.offset:], node.shape,
                                                tuple(s * item for s in v.strides),
                                                writeable=False)
-    # a chain of views: index on the host
-    from .view import View, compose  # noqa: F401
-    idx = np.indices(node.shape).reshape(len(node.shape), -1) if node.shape else \
-        np.zeros((0, 1), np.int64)
-    lin = st[0].offset + sum(i * s for i, s in zip(idx, st[0].strides))
-    for v in st[1:]:
-        coords = np.unravel_index(np.asarray(lin, np.int64), v.shape) if v.shape else ()
-        lin = v.offset + sum(c * s for c, s in zip(coords, v.strides))
-    return flat[np.asarray(lin, np.int64)].reshape(node.shape)
+    return _gather_host(flat, st, node.shape, node.dtype)
+
+
+def _gather_host(flat: np.ndarray, st: tuple, shape: tuple[int, ...], dtype: np.dtype
+                 ) -> np.ndarray:
+    """Read a chain of (possibly masked) views element by element, vectorized with NumPy."""
+    size = int(np.prod(shape)) if shape else 1
+    if size == 0:
+        return np.empty(shape, dtype)
+    idx = np.indices(shape).reshape(len(shape), -1) if shape else np.zeros((0, 1), np.int64)
+    valid = np.ones(idx.shape[1], bool)
+    coords: tuple = tuple(idx)
+    lin = np.zeros(idx.shape[1], np.int64)
+    for level, v in enumerate(st):
+        if level:
+            coords = np.unravel_index(lin, v.shape) if v.shape else ()
+        if v.mask is not None:
+            for c, (lo, hi) in zip(coords, v.mask):
+                valid &= (lo <= c) & (c < hi)
+            if not v.mask:
+                valid[:] = False
+        lin = v.offset + sum((c * s for c, s in zip(coords, v.strides)),
+                             np.zeros(idx.shape[1], np.int64))
+        lin = np.where(valid, lin, 0)
+    if flat.size == 0:
+        return np.zeros(shape, dtype)
+    out = np.where(valid, flat[lin], np.zeros((), dtype))
+    return out.astype(dtype, copy=False).reshape(shape)

@@ -2,7 +2,9 @@
 
 Layer: ``_lazy``. Imports nothing from zyxarray but the foundation modules.
 
-A ``View`` maps a multi-index of its shape to ``offset + sum(i[d] * strides[d])``. A
+A ``View`` maps a multi-index of its shape to ``offset + sum(i[d] * strides[d])``. An
+optional ``mask`` gives a valid range ``[lo, hi)`` per dimension: outside it the view reads
+zero (``pad``, and so ``concat``, are views too). A
 ``ShapeTracker`` is a chain of views for the cases one view cannot express (a reshape of a
 non-contiguous view): ``views[0]`` has the visible shape, each view's result is a linear index
 that the next view reads as a multi-index of its own shape (row-major), and the last view's
@@ -37,13 +39,25 @@ class View(NamedTuple):
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     offset: int = 0
+    mask: tuple[tuple[int, int], ...] | None = None
 
     @staticmethod
-    def make(shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0) -> View:
-        """A view with canonical strides (0 on size-1 axes); callers pass Python ints."""
+    def make(shape: tuple[int, ...], strides: tuple[int, ...], offset: int = 0,
+             mask: tuple[tuple[int, int], ...] | None = None) -> View:
+        """A view with canonical strides (0 on size-1 axes) and mask (None when every index
+        is valid); callers pass Python ints."""
         if 1 in shape:
             strides = tuple(0 if s == 1 else st for s, st in zip(shape, strides))
-        return View(tuple(shape), tuple(strides), offset)
+        if mask is not None:
+            mask = tuple((min(max(lo, 0), s), min(max(hi, lo, 0), s))
+                         for (lo, hi), s in zip(mask, shape))
+            if all(lo == 0 and hi == s for (lo, hi), s in zip(mask, shape)):
+                mask = None
+            elif any(lo >= hi for lo, hi in mask):
+                # nothing is valid: a canonical all-masked view
+                mask = tuple((0, 0) for _ in shape)
+                strides, offset = tuple(0 for _ in shape), 0
+        return View(tuple(shape), tuple(strides), offset, mask)
 
     @staticmethod
     @functools.lru_cache(maxsize=4096)
@@ -52,35 +66,63 @@ class View(NamedTuple):
 
     @property
     def is_contiguous(self) -> bool:
-        """Offset 0 and row-major strides: the identity on a contiguous buffer."""
-        return self.offset == 0 and self.strides == contiguous_strides(self.shape)
+        """Offset 0, row-major strides, no mask: the identity on a contiguous buffer."""
+        return (self.offset == 0 and self.mask is None
+                and self.strides == contiguous_strides(self.shape))
+
+    def valid(self, idx: tuple[int, ...]) -> bool:
+        return self.mask is None or all(lo <= i < hi for i, (lo, hi) in zip(idx, self.mask))
 
     # -- view operations ------------------------------------------------------------------
     def permute(self, order: tuple[int, ...]) -> View:
+        mask = None if self.mask is None else tuple(self.mask[i] for i in order)
         return View.make(tuple(self.shape[i] for i in order),
-                         tuple(self.strides[i] for i in order), self.offset)
+                         tuple(self.strides[i] for i in order), self.offset, mask)
 
     def expand(self, shape: tuple[int, ...]) -> View:
         assert len(shape) == len(self.shape)
         strides = tuple(0 if old == 1 and new != 1 else st
                         for old, new, st in zip(self.shape, shape, self.strides))
-        return View.make(shape, strides, self.offset)
+        mask = None
+        if self.mask is not None:
+            mask = tuple((0, new) if old == 1 and new != 1 and hi > lo else
+                         ((0, 0) if old == 1 and new != 1 else (lo, hi))
+                         for (lo, hi), old, new in zip(self.mask, self.shape, shape))
+        return View.make(shape, strides, self.offset, mask)
 
     def slice(self, spec: tuple[tuple[int, int, int], ...]) -> View:
         """``spec`` is (start, step, count) per dimension; start is a valid index if count>0."""
         offset = self.offset
-        shape, strides = [], []
-        for (start, step, count), st in zip(spec, self.strides):
+        shape, strides, mask = [], [], []
+        for d, ((start, step, count), st) in enumerate(zip(spec, self.strides)):
             if count > 0:
                 offset += start * st
             shape.append(count)
             strides.append(st * step)
-        return View.make(tuple(shape), tuple(strides), offset)
+            if self.mask is not None:
+                lo, hi = self.mask[d]
+                # new index j is valid when lo <= start + j*step < hi
+                if step > 0:
+                    mask.append((-((start - lo) // step), -((start - hi) // step)))
+                else:
+                    mask.append(((start - hi) // -step + 1, (start - lo) // -step + 1))
+        return View.make(tuple(shape), tuple(strides), offset,
+                         tuple(mask) if self.mask is not None else None)
+
+    def pad(self, widths: tuple[tuple[int, int], ...]) -> View:
+        """Grow each dimension by (before, after) zeros, as a mask."""
+        shape = tuple(s + b + a for s, (b, a) in zip(self.shape, widths))
+        offset = self.offset - sum(b * st for (b, _), st in zip(widths, self.strides))
+        old = self.mask or tuple((0, s) for s in self.shape)
+        mask = tuple((lo + b, hi + b) for (lo, hi), (b, _) in zip(old, widths))
+        return View.make(shape, self.strides, offset, mask)
 
     def reshape(self, shape: tuple[int, ...]) -> View | None:
         """The same elements as ``shape`` if one view can say it, else None."""
         if prod(shape) == 0 or prod(self.shape) == 0:
             return View.contiguous(shape)
+        if self.mask is not None:
+            return None   # a masked view keeps its own shape; a chain of views does the rest
         if self.strides == contiguous_strides(self.shape):
             return View.make(shape, contiguous_strides(shape), self.offset)
         old = [(s, st) for s, st in zip(self.shape, self.strides) if s != 1]
@@ -123,6 +165,8 @@ def merge(a: View, b: View) -> View | None:
     """One view equal to ``a`` followed by ``b`` (a's linear index read in b's shape), or None."""
     if b.is_contiguous:
         return a
+    if b.mask is not None:
+        return b if a.is_contiguous and a.shape == b.shape else None
     if a.is_contiguous and prod(a.shape) == prod(b.shape):
         return b.reshape(a.shape)
     if prod(a.shape) == 0:
@@ -149,7 +193,7 @@ def merge(a: View, b: View) -> View | None:
         strides.append(k * b.strides[j])
     if any(lo[j] < 0 or hi[j] >= b.shape[j] for j in range(len(b.shape))):
         return None
-    return View.make(a.shape, tuple(strides), b.index(base))
+    return View.make(a.shape, tuple(strides), b.index(base), a.mask)
 
 
 ShapeTracker = tuple[View, ...]
@@ -187,9 +231,14 @@ def st_apply(st: ShapeTracker, fn_name: str, *args: object) -> ShapeTracker:
     return (getattr(first, fn_name)(*args),) + st[1:]
 
 
-def st_index(st: ShapeTracker, idx: tuple[int, ...]) -> int:
-    """The buffer offset of one multi-index (used by tests and the host-side read path)."""
+def st_index(st: ShapeTracker, idx: tuple[int, ...]) -> int | None:
+    """The buffer offset of one multi-index, or None where a mask makes it read zero."""
+    if not st[0].valid(idx):
+        return None
     lin = st[0].index(idx)
     for v in st[1:]:
-        lin = v.index(unravel(lin, v.shape))
+        coords = unravel(lin, v.shape)
+        if not v.valid(coords):
+            return None
+        lin = v.index(coords)
     return lin
