@@ -9,9 +9,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
+from .._codegen.ir import Op
 from .._lazy import graph as g
+from . import _dtypes as dt
 from ._array_object import Array
-from ._elementwise_functions import broadcast_node, broadcast_shapes
+from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of
+
+broadcast_shapes_of = broadcast_shapes
 
 
 def normalize_axis(name: str, axis: int, ndim: int) -> int:
@@ -100,14 +106,14 @@ def squeeze(x: Array, /, axis: Any = None) -> Array:
 def broadcast_to(x: Array, /, shape: Any) -> Array:
     """``x`` broadcast to ``shape`` (a view: size-1 axes repeat)."""
     shape = tuple(int(s) for s in shape)
-    if broadcast_shapes("broadcast_to", x.shape, shape) != shape:
+    if broadcast_shapes_of("broadcast_to", x.shape, shape) != shape:
         raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")
     return Array._new(broadcast_node(x._node, shape))
 
 
 def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     """The arrays broadcast against each other (a tuple since the 2025.12 standard)."""
-    shape = broadcast_shapes("broadcast_arrays", *(a.shape for a in arrays))
+    shape = broadcast_shapes_of("broadcast_arrays", *(a.shape for a in arrays))
     return tuple(Array._new(broadcast_node(a._node, shape)) for a in arrays)
 
 
@@ -117,3 +123,169 @@ def flip(x: Array, /, *, axis: Any = None) -> Array:
     spec = tuple((s - 1, -1, s) if i in axes and s > 0 else (0, 1, s)
                  for i, s in enumerate(x.shape))
     return Array._new(g.slice_view(x._node, spec))
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape that broadcasting ``shapes`` together gives."""
+    return broadcast_shapes_of("broadcast_shapes", *(tuple(s) for s in shapes))
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+    """The arrays joined along ``axis`` (flattened first if None).
+
+    One kernel: each input is a masked view padded to the result's shape along ``axis``, and
+    a chain of selects on the position along that axis picks the input it belongs to.
+    """
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("concat: need at least one array")
+    for a in arrays:
+        if not isinstance(a, Array):
+            raise TypeError(f"concat: expected arrays, got {type(a).__name__}")
+    device_of("concat", tuple(arrays))
+    if axis is None:
+        arrays = [reshape(a, (-1,)) for a in arrays]
+        axis = 0
+    ndim = arrays[0].ndim
+    if ndim == 0:
+        raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
+    if any(a.ndim != ndim for a in arrays):
+        raise ValueError(f"concat: all arrays must have the same number of dimensions, got "
+                         f"shapes {[a.shape for a in arrays]}")
+    ax = normalize_axis("concat", axis, ndim)
+    for a in arrays:
+        if any(s != t for i, (s, t) in enumerate(zip(a.shape, arrays[0].shape)) if i != ax):
+            raise ValueError(f"concat: shapes {[a.shape for a in arrays]} differ outside "
+                             f"axis {ax}")
+    common = dt.result_type_of(*arrays, where="concat")
+    total = sum(a.shape[ax] for a in arrays)
+    shape = arrays[0].shape[:ax] + (total,) + arrays[0].shape[ax + 1:]
+    device = arrays[0].device
+    position = g.broadcast(g.reshape(g.iota(total, device),
+                                     (total,) + (1,) * (ndim - ax - 1)), shape)
+    out: g.Node | None = None
+    start = total
+    for a in reversed(arrays):
+        n = a.shape[ax]
+        start -= n
+        if n == 0:
+            continue
+        widths = tuple((start, total - start - n) if i == ax else (0, 0) for i in range(ndim))
+        part = g.pad(g.cast(a._node, common.np), widths)
+        if out is None:
+            out = part
+        else:
+            below = g.alu(Op.CMPLT, position,
+                          g.broadcast(g.const(start + n, np.int64, device), shape),
+                          dtype=np.bool_)
+            out = g.alu(Op.WHERE, below, part, out)
+    if out is None:
+        return Array._new(g.broadcast(g.const(0, common.np, device), shape))
+    return Array._new(out)
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Array:
+    """The arrays (all of one shape) joined along a new axis."""
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("stack: need at least one array")
+    shape = arrays[0].shape
+    if any(a.shape != shape for a in arrays):
+        raise ValueError(f"stack: all arrays must have the same shape, got "
+                         f"{[a.shape for a in arrays]}")
+    ax = normalize_axis("stack", axis, len(shape) + 1)
+    return concat([expand_dims(a, axis=ax) for a in arrays], axis=ax)
+
+
+def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple."""
+    if x.ndim == 0:
+        raise ValueError("unstack: a 0-d array has no axis to unstack")
+    ax = normalize_axis("unstack", axis, x.ndim)
+    key = (slice(None),) * ax
+    return tuple(x[(*key, i)] for i in range(x.shape[ax]))
+
+
+def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
+    """``x`` with the axes ``source`` moved to the positions ``destination``."""
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: source and destination must have the same length")
+    src = [normalize_axis("moveaxis", a, x.ndim) for a in src]
+    dst = [normalize_axis("moveaxis", a, x.ndim) for a in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError("moveaxis: repeated axis")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute_dims(x, tuple(order))
+
+
+def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
+    """``x`` repeated ``repetitions`` times along each axis (a broadcast view, no copy)."""
+    reps = tuple(int(r) for r in repetitions)
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile: negative repetitions {reps}")
+    ndim = max(len(reps), x.ndim)
+    reps = (1,) * (ndim - len(reps)) + reps
+    shape = (1,) * (ndim - x.ndim) + x.shape
+    node = g.reshape(x._node, tuple(v for s in shape for v in (1, s)))
+    node = g.expand(node, tuple(v for r, s in zip(reps, shape) for v in (r, s)))
+    return Array._new(g.reshape(node, tuple(r * s for r, s in zip(reps, shape))))
+
+
+def repeat(x: Array, repeats: Any, /, *, axis: int | None = None) -> Array:
+    """Each element repeated ``repeats`` times (an int, or one count per element)."""
+    if axis is None:
+        x = reshape(x, (-1,))
+        axis = 0
+    ax = normalize_axis("repeat", axis, x.ndim)
+    n = x.shape[ax]
+    if isinstance(repeats, Array) and repeats.ndim == 0:
+        repeats = int(repeats)
+    if isinstance(repeats, int):
+        if repeats < 0:
+            raise ValueError(f"repeat: negative repeats {repeats}")
+        shape = x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]
+        node = g.reshape(x._node, shape)
+        node = g.expand(node, x.shape[:ax + 1] + (repeats,) + x.shape[ax + 1:])
+        return Array._new(g.reshape(node, x.shape[:ax] + (n * repeats,) + x.shape[ax + 1:]))
+    counts = np.asarray(repeats)
+    if counts.dtype.kind not in "iu" or counts.ndim > 1:
+        raise TypeError("repeat: repeats must be an int or a 1-d integer array")
+    counts = np.broadcast_to(counts, (n,)) if counts.ndim == 0 or counts.size == 1 else counts
+    if counts.shape != (n,):
+        raise ValueError(f"repeat: {counts.size} repeats for an axis of size {n}")
+    if (counts < 0).any():
+        raise ValueError("repeat: negative repeats")
+    from ._creation_functions import asarray
+    from ._indexing_functions import take
+    index = asarray(np.repeat(np.arange(n), counts), device=x.device)
+    return take(x, index, axis=ax)
+
+
+def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+    """Elements shifted along ``axis`` (flattened if None), wrapping around."""
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = [shift] if isinstance(shift, int) else list(shift)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    if len(shifts) != len(axes):
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        else:
+            raise ValueError("roll: shift and axis must have the same length")
+    out = x
+    for s, a in zip(shifts, axes):
+        ax = normalize_axis("roll", a, x.ndim)
+        n = x.shape[ax]
+        if n == 0:
+            continue
+        k = s % n
+        if k == 0:
+            continue
+        head = (slice(None),) * ax
+        out = concat([out[(*head, slice(n - k, None))], out[(*head, slice(0, n - k))]],
+                     axis=ax)
+    return out
