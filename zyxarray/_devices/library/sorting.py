@@ -1,8 +1,94 @@
-"""Host implementations of the sorting library ops (registered with ``@host_impl``).
+"""Host sorting, searching and scans: sort, argsort, argmax, argmin, searchsorted,
+cumulative sums and products, isin.
 
-Layer: ``_devices``.
+Layer: ``_devices``. NaN sorts last (NumPy's order); descending stable sorts keep equal
+elements in their original order.
 """
 
 from __future__ import annotations
 
-from . import host_impl  # noqa: F401
+import numpy as np
+
+from . import host_impl
+
+
+def _descending_argsort(x: np.ndarray, axis: int) -> np.ndarray:
+    # stable descending: sort the reversed array ascending, then reverse back; equal
+    # elements then keep their original order. NaN goes first in descending order
+    # (last in ascending order, reversed), as NumPy's flip(sort(x)) gives.
+    n = x.shape[axis]
+    rev = np.flip(x, axis)
+    order = np.argsort(rev, axis=axis, kind="stable")
+    return (n - 1) - np.flip(order, axis)
+
+
+@host_impl("argsort")
+def argsort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool) -> None:
+    if out.size == 0:
+        return
+    out[...] = _descending_argsort(x, axis) if descending else \
+        np.argsort(x, axis=axis, kind="stable")
+
+
+@host_impl("sort")
+def sort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool) -> None:
+    if out.size == 0:
+        return
+    if descending:
+        out[...] = np.take_along_axis(x, _descending_argsort(x, axis), axis=axis)
+    else:
+        out[...] = np.sort(x, axis=axis, kind="stable")
+
+
+@host_impl("argmax")
+def argmax(x: np.ndarray, *, out: np.ndarray, axis: int | None, keepdims: bool) -> None:
+    out[...] = np.argmax(x, axis=axis, keepdims=keepdims)
+
+
+@host_impl("argmin")
+def argmin(x: np.ndarray, *, out: np.ndarray, axis: int | None, keepdims: bool) -> None:
+    out[...] = np.argmin(x, axis=axis, keepdims=keepdims)
+
+
+@host_impl("searchsorted")
+def searchsorted(x1: np.ndarray, x2: np.ndarray, *sorter: np.ndarray, out: np.ndarray,
+                 side: str) -> None:
+    if out.size == 0:
+        return
+    out[...] = np.searchsorted(x1, x2, side=side, sorter=sorter[0] if sorter else None)
+
+
+@host_impl("cumulative_sum")
+def cumulative_sum(x: np.ndarray, *, out: np.ndarray, axis: int, include_initial: bool
+                   ) -> None:
+    _scan(np.cumsum, 0, x, out, axis, include_initial)
+
+
+@host_impl("cumulative_prod")
+def cumulative_prod(x: np.ndarray, *, out: np.ndarray, axis: int, include_initial: bool
+                    ) -> None:
+    _scan(np.cumprod, 1, x, out, axis, include_initial)
+
+
+def _scan(fn: object, initial: int, x: np.ndarray, out: np.ndarray, axis: int,
+          include_initial: bool) -> None:
+    if out.size == 0:
+        return
+    if include_initial:
+        head = [slice(None)] * out.ndim
+        head[axis] = slice(0, 1)
+        out[tuple(head)] = initial
+        head[axis] = slice(1, None)
+        target = out[tuple(head)]
+    else:
+        target = out
+    if target.size:
+        with np.errstate(all="ignore"):
+            target[...] = fn(x, axis=axis, dtype=out.dtype)  # type: ignore[operator]
+
+
+@host_impl("isin")
+def isin(x1: np.ndarray, x2: np.ndarray, *, out: np.ndarray, invert: bool) -> None:
+    if out.size == 0:
+        return
+    out[...] = np.isin(x1, x2, invert=invert)
