@@ -103,6 +103,13 @@ _COMPLEX_HELPERS = {
   if (m != m) return CMPLX{FU}(NAN, NAN);
   return m == 0 ? CMPLX{FU}(0, 0) : a / m;
 }}""",
+    "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
+  /* NumPy's special cases: z**0 = 1 (also for z = 0), 0**b = 0 for real b > 0 */
+  if (creal{F}(b) == 0 && cimag{F}(b) == 0) return CMPLX{FU}(1, 0);
+  if (creal{F}(a) == 0 && cimag{F}(a) == 0 && cimag{F}(b) == 0 && creal{F}(b) > 0)
+    return CMPLX{FU}(0, 0);
+  return cpow{F}(a, b);
+}}""",
     "isnan": """static inline _Bool zx_isnan_{S}({T} a) {{
   return isnan(creal{F}(a)) || isnan(cimag{F}(a));
 }}""",
@@ -203,9 +210,10 @@ class CStyleRenderer:
         return name + ("f" if d == np.float32 else "")
 
     def cmath(self, name: str, dtype: np.dtype) -> str:
-        """Name of a complex math function from <complex.h>."""
+        """Name of a complex math function from <complex.h> (cexp, csqrt, creal, conj...)."""
         self._uses_complex = True
-        return "c" + name + ("f" if np.dtype(dtype) == np.complex64 else "")
+        base = name if name == "conj" else "c" + name
+        return base + ("f" if np.dtype(dtype) == np.complex64 else "")
 
     # -- expressions --------------------------------------------------------------------------
     def expr(self, ins: Instr, a: list[str], dts: list[np.dtype]) -> str:
@@ -234,7 +242,7 @@ class CStyleRenderer:
             if kind in "iu":
                 return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
             if kind == "c":
-                return f"{self.cmath('pow', src)}({a[0]}, {a[1]})"
+                return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
             return f"{self.math('pow', src)}({a[0]}, {a[1]})"
         if op in (Op.MAX, Op.MIN):
             cmp = ">" if op is Op.MAX else "<"

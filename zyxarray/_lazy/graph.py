@@ -97,7 +97,7 @@ def buffer_node(buffer: Buffer, dtype: DTypeLike, shape: tuple[int, ...]) -> Nod
 
 def from_host(data: np.ndarray, device: Device) -> Node:
     """Copy a host array to ``device`` (contiguous) and return its BUFFER node."""
-    data = np.ascontiguousarray(data)
+    data = np.asarray(data, order="C")   # (ascontiguousarray would make 0-d data 1-d)
     buf = device.alloc(data.nbytes)
     device.copy_in(buf, data)
     return buffer_node(buf, data.dtype, data.shape)

@@ -9,6 +9,7 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
 from dataclasses import dataclass
@@ -89,7 +90,9 @@ def _copies_first(targets: list[Node]) -> None:
 
 
 def _name(c: Canonical) -> str:
-    return f"{c.strategy}_{abs(hash(c.key)) % (1 << 32):08x}"
+    """A name that depends on the kernel's structure only (the same in every process, unlike
+    ``hash``, which Python salts per process)."""
+    return f"{c.strategy}_{hashlib.sha1(repr(c.key).encode()).hexdigest()[:8]}"
 
 
 def _program(c: Canonical) -> Program:
