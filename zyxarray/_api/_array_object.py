@@ -193,7 +193,9 @@ class Array:
         from ._indexing import setitem
         # Exclusive: only this array refers to its node (2 = our attribute + the call's
         # argument), so no view or pending result can observe a write into its buffer.
-        exclusive = sys.getrefcount(self._node) == 2 and self._node.realized
+        # (``x[:, ::-1] = x`` passes this very array as the value: not exclusive then)
+        exclusive = sys.getrefcount(self._node) == 2 and self._node.realized and \
+            not (isinstance(value, Array) and value._node is self._node)
         self._node = setitem(self, key, value, in_place=exclusive)._node
 
     # -- operators ----------------------------------------------------------------------------

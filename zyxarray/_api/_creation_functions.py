@@ -220,6 +220,8 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
         last = g.alu(Op.CMPEQ, g.iota(num, dev),
                      broadcast_node(g.const(num - 1, np.int64, dev), (num,)), dtype=np.bool_)
         val = g.alu(Op.WHERE, last, broadcast_node(g.const(stop, work.np, dev), (num,)), val)
+    if d in dt.INTEGER:
+        val = g.alu(Op.FLOOR, val)   # NumPy 2 rounds toward -inf for integer dtypes
     return Array._new(g.cast(val, d.np))
 
 
@@ -272,3 +274,28 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
                           "possible")
     host = np.from_dlpack(x)
     return asarray(np.array(host, copy=True), device=device)
+
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
+    """Coordinate grids from 1-D arrays (broadcast views: no copies)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    for a in arrays:
+        if not isinstance(a, Array) or a.ndim != 1:
+            raise ValueError("meshgrid: every input must be a 1-D array")
+    if len({a.dtype for a in arrays}) > 1:
+        raise ValueError("meshgrid: all arrays must have the same dtype")
+    n = len(arrays)
+    sizes = [a.shape[0] for a in arrays]
+    if indexing == "xy" and n >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    shape = tuple(sizes)
+    out = []
+    for i, a in enumerate(arrays):
+        pos = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            pos = 1 - i
+        view = [1] * n
+        view[pos] = a.shape[0]
+        out.append(Array._new(broadcast_node(g.reshape(a._node, tuple(view)), shape)))
+    return tuple(out)

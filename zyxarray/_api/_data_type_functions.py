@@ -56,7 +56,7 @@ class iinfo_object:
     dtype: dt.DType
 
 
-def finfo(type: Any, /) -> finfo_object:  # noqa: A002
+def finfo(type: Any, /) -> finfo_object:
     """Machine limits of a floating-point dtype (of the real component for complex)."""
     d = type.dtype if isinstance(type, Array) else dt.to_dtype(type, "finfo")
     if d not in dt.FLOATING:
@@ -67,7 +67,7 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002
                         float(info.smallest_normal), real)
 
 
-def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002
+def iinfo(type: Any, /) -> iinfo_object:
     """Machine limits of an integer dtype."""
     d = type.dtype if isinstance(type, Array) else dt.to_dtype(type, "iinfo")
     if d not in dt.INTEGER:

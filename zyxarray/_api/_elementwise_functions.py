@@ -61,10 +61,9 @@ def scalar_node(name: str, value: Any, dtype: dt.DType, device: Device) -> g.Nod
     if isinstance(value, np.generic):
         value = value.item()
     if dtype in dt.INTEGER:
-        if isinstance(value, float):
-            if not math.isfinite(value) or value != int(value):
-                raise TypeError(f"{name}: cannot combine the float {value!r} with a "
-                                f"{dtype.name} array")
+        if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
+            raise TypeError(f"{name}: cannot combine the float {value!r} with a "
+                            f"{dtype.name} array")
         info = np.iinfo(dtype.np)
         if isinstance(value, (int, float)) and not info.min <= int(value) <= info.max:
             raise OverflowError(f"{name}: Python integer {value} is out of bounds for "
@@ -74,8 +73,8 @@ def scalar_node(name: str, value: Any, dtype: dt.DType, device: Device) -> g.Nod
 
 def _as_array(name: str, x: Any, device: Device) -> Any:
     """NumPy arrays and NumPy scalars become arrays; Python scalars stay (they are weak)."""
-    if isinstance(x, Array) or isinstance(x, (builtins.bool, int, float, complex)) and \
-            not isinstance(x, np.generic):
+    if isinstance(x, Array) or (isinstance(x, (builtins.bool, int, float, complex)) and \
+            not isinstance(x, np.generic)):
         return x
     if isinstance(x, (np.ndarray, np.generic)):
         from ._creation_functions import asarray
@@ -169,6 +168,10 @@ def _float_unary(name: str, x: Any, op: Op) -> Array:
 
 def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
             swap: bool = False) -> Array:
+    if op in _COMPARISONS:
+        out_of_range = _compare_out_of_range(x1, x2, op, swap)
+        if out_of_range is not None:
+            return out_of_range
     (a, b), common, _ = operands(name, x1, x2)
     check(name, common, category)
     if swap:
@@ -177,7 +180,30 @@ def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
     return _wrap(g.alu(op, a, b, dtype=out_dtype))
 
 
+_COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)
+
+
+def _compare_out_of_range(x1: Any, x2: Any, op: Op, swap: bool) -> Array | None:
+    """NumPy 2 compares a Python int with an integer array by value, even outside the
+    dtype's range (int8_array < 300 is all True): then every element compares alike."""
+    for arr, value, arr_first in ((x1, x2, True), (x2, x1, False)):
+        if isinstance(arr, Array) and type(value) is int and arr.dtype in dt.INTEGER:
+            info = np.iinfo(arr.dtype.np)
+            if info.min <= value <= info.max:
+                return None
+            if op is Op.CMPEQ or op is Op.CMPNE:
+                result = op is Op.CMPNE
+            else:
+                above = value > info.max
+                result = above if arr_first != swap else not above
+            return _wrap(broadcast_node(g.const(result, np.bool_, arr.device), arr.shape))
+    return None
+
+
 def _float_binary(name: str, x1: Any, x2: Any, op: Op, category: str = "real-valued") -> Array:
+    # Note: a Python int joins as a float (as in NumPy 2: int8_array / 300 is fine); the
+    # result dtype is the same as with the int, which the float dtype would absorb anyway.
+    x1, x2 = (float(v) if type(v) is int else v for v in (x1, x2))
     (a, b), common, device = operands(name, x1, x2)
     check(name, common, category)
     if common not in dt.FLOATING:
@@ -217,7 +243,7 @@ def remainder(x1: Any, x2: Any, /) -> Array:
     return _binary("remainder", x1, x2, Op.MOD, "real-valued")
 
 
-def pow(x1: Any, x2: Any, /) -> Array:  # noqa: A001 - the standard's name
+def pow(x1: Any, x2: Any, /) -> Array:
     """Elementwise ``x1 ** x2``.
 
     Like NumPy, a Python scalar exponent of 2 or 1 becomes a multiply or a copy: the same
@@ -243,7 +269,7 @@ def positive(x: Any, /) -> Array:
     return x
 
 
-def abs(x: Any, /) -> Array:  # noqa: A001
+def abs(x: Any, /) -> Array:
     """Elementwise absolute value (the modulus, as a real dtype, for complex input)."""
     x = _require_array("abs", x)
     check("abs", x.dtype, "numeric")
@@ -288,7 +314,18 @@ def expm1(x: Any, /) -> Array:
     """Elementwise e**x - 1, accurate near 0."""
     x = _require_array("expm1", x)
     if x.dtype in dt.COMPLEX_FLOATING:
-        return subtract(exp(x), 1)
+        # NumPy's formula, accurate near 0 (exp(z) - 1 is not):
+        # expm1(a+bi) = (expm1(a) cos b - 2 sin(b/2)**2) + (exp(a) sin b) i
+        part = np.empty(0, x.dtype.np).real.dtype
+        a = g.alu(Op.REAL, x._node, dtype=part)
+        b = g.alu(Op.IMAG, x._node, dtype=part)
+        half = g.alu(Op.SIN, g.alu(Op.MUL, b, broadcast_node(g.const(0.5, part, x.device),
+                                                              x.shape)))
+        two = broadcast_node(g.const(2.0, part, x.device), x.shape)
+        re = g.alu(Op.SUB, g.alu(Op.MUL, g.alu(Op.EXPM1, a), g.alu(Op.COS, b)),
+                   g.alu(Op.MUL, two, g.alu(Op.MUL, half, half)))
+        im = g.alu(Op.MUL, g.alu(Op.EXP, a), g.alu(Op.SIN, b))
+        return _wrap(g.alu(Op.COMPLEX, re, im, dtype=x.dtype.np))
     return _float_unary("expm1", x, Op.EXPM1)
 
 
@@ -301,15 +338,31 @@ def log1p(x: Any, /) -> Array:
     """Elementwise log(1 + x), accurate near 0."""
     x = _require_array("log1p", x)
     if x.dtype in dt.COMPLEX_FLOATING:
-        return log(add(x, 1))
+        # 1 joins the real part only: a complex 1+0j would turn -2-0j into -1+0j and flip
+        # the branch cut's side (NumPy: log1p(-2-0j) = log(2) - pi j)
+        part = np.empty(0, x.dtype.np).real.dtype
+        one = broadcast_node(g.const(1.0, part, x.device), x.shape)
+        re = g.alu(Op.ADD, g.alu(Op.REAL, x._node, dtype=part), one)
+        z = g.alu(Op.COMPLEX, re, g.alu(Op.IMAG, x._node, dtype=part), dtype=x.dtype.np)
+        return log(_wrap(z))
     return _float_unary("log1p", x, Op.LOG1P)
+
+
+def _scale_components(z: Array, factor: float) -> Array:
+    """Complex ``z`` times a real factor, component by component (as NumPy's clog2/clog10):
+    a complex product would turn log(0) = -inf+0j into -inf+nanj."""
+    part = np.empty(0, z.dtype.np).real.dtype
+    c = broadcast_node(g.const(factor, part, z.device), z.shape)
+    re = g.alu(Op.MUL, g.alu(Op.REAL, z._node, dtype=part), c)
+    im = g.alu(Op.MUL, g.alu(Op.IMAG, z._node, dtype=part), c)
+    return _wrap(g.alu(Op.COMPLEX, re, im, dtype=z.dtype.np))
 
 
 def log2(x: Any, /) -> Array:
     """Elementwise base-2 logarithm."""
     x = _require_array("log2", x)
     if x.dtype in dt.COMPLEX_FLOATING:
-        return divide(log(x), math.log(2))
+        return _scale_components(log(x), math.log2(math.e))
     return _float_unary("log2", x, Op.LOG2)
 
 
@@ -317,7 +370,7 @@ def log10(x: Any, /) -> Array:
     """Elementwise base-10 logarithm."""
     x = _require_array("log10", x)
     if x.dtype in dt.COMPLEX_FLOATING:
-        return divide(log(x), math.log(10))
+        return _scale_components(log(x), math.log10(math.e))
     return _float_unary("log10", x, Op.LOG10)
 
 
@@ -434,7 +487,7 @@ def trunc(x: Any, /) -> Array:
     return _rounding("trunc", x, Op.TRUNC)
 
 
-def round(x: Any, /) -> Array:  # noqa: A001
+def round(x: Any, /) -> Array:
     """Elementwise rounding to the nearest integer, halves to even."""
     return _rounding("round", x, Op.ROUND)
 
@@ -449,7 +502,7 @@ def minimum(x1: Any, x2: Any, /) -> Array:
     return _binary("minimum", x1, x2, Op.MIN, "real-valued")
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Array:
     """Clamp x to [min, max]; a None bound is absent. The result keeps x's dtype."""
     x = _require_array("clip", x)
     check("clip", x.dtype, "real-valued")
@@ -595,6 +648,8 @@ def bitwise_right_shift(x1: Any, x2: Any, /) -> Array:
 
 def _logical(name: str, x1: Any, x2: Any, op: Op) -> Array:
     # Note: NumPy accepts numbers here (non-zero is True); the standard requires bool.
+    # Python scalars count by truth value (uint8_array or -1 is True, as in NumPy).
+    x1, x2 = (builtins.bool(v) if type(v) in (int, float, complex) else v for v in (x1, x2))
     (a, b), _, _ = operands(name, x1, x2)
     return _wrap(g.alu(op, g.cast(a, np.bool_), g.cast(b, np.bool_)))
 

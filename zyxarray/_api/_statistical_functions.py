@@ -42,7 +42,7 @@ def _accumulator(x: Array, dtype: Any, name: str) -> dt.DType:
     return x.dtype
 
 
-def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,  # noqa: A001
+def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,
         keepdims: bool = False) -> Array:
     """Sum of the elements over ``axis`` (all axes if None)."""
     check("sum", x.dtype, "numeric" if x.dtype is not dt.bool else "bool")
@@ -63,19 +63,19 @@ def prod(x: Array, /, *, axis: Any = None, dtype: Any = None,
 def _extremum(name: str, x: Array, op: Op, axis: Any, keepdims: bool) -> Array:
     check(name, x.dtype, "real-valued" if x.dtype is not dt.bool else "bool")
     axes = normalize_axes(name, axis, x.ndim)
-    if any(x.shape[a] == 0 for a in axes) or (x.size == 0 and not axes and x.ndim):
+    if any(x.shape[a] == 0 for a in axes):
         raise ValueError(f"{name}: zero-size reduction (shape {x.shape}, axis {axis}) has "
                          "no identity")
     node, _ = reduce_node(name, x, op, axis, keepdims)
     return Array._new(node)
 
 
-def max(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def max(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
     """Largest element over ``axis`` (NaN if any is NaN)."""
     return _extremum("max", x, Op.MAX, axis, keepdims)
 
 
-def min(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def min(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
     """Smallest element over ``axis`` (NaN if any is NaN)."""
     return _extremum("min", x, Op.MIN, axis, keepdims)
 
@@ -154,3 +154,32 @@ def std(x: Array, /, *, axis: Any = None, correction: float = 0.0,
     """Standard deviation over ``axis`` (the square root of ``var``)."""
     v = var(x, axis=axis, correction=correction, keepdims=keepdims)
     return Array._new(g.alu(Op.SQRT, v._node))
+
+
+def _cumulative(name: str, x: Array, axis: Any, dtype: Any, include_initial: bool) -> Array:
+    check(name, x.dtype, "numeric" if x.dtype is not dt.bool else "bool")
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{name}: axis is required for a {x.ndim}-d array")
+        if x.ndim == 0:
+            raise ValueError(f"{name}: a 0-d array has no axis to scan")
+        axis = 0
+    from ._manipulation_functions import normalize_axis
+    ax = normalize_axis(name, axis, x.ndim)
+    acc = _accumulator(x, dtype, name)
+    shape = tuple(s + (1 if i == ax and include_initial else 0) for i, s in enumerate(x.shape))
+    node = g.library(name, (g.cast(x._node, acc.np),),
+                     {"axis": ax, "include_initial": bool(include_initial)}, acc.np, shape)
+    return Array._new(node)
+
+
+def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Array:
+    """Running sums along ``axis`` (with a leading 0 if ``include_initial``)."""
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Array:
+    """Running products along ``axis`` (with a leading 1 if ``include_initial``)."""
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)

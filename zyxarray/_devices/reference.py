@@ -50,7 +50,10 @@ def _sign(a: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "c":
         m = np.abs(a)
         with np.errstate(all="ignore"):
-            out = np.where(m == 0, 0, a / np.where(m == 0, 1, m))
+            # divide each part by the (real) modulus: a complex division by m+0j overflows
+            # for subnormal values (sign(1e-41j) would be nan+infj)
+            safe = np.where(m == 0, 1, m)
+            out = np.where(m == 0, 0, _complex(a.real / safe, a.imag / safe, a.dtype))
         return np.where(np.isnan(m), complex("nan+nanj"), out).astype(a.dtype)
     if a.dtype.kind == "f":
         return np.where(a > 0, 1, np.where(a < 0, -1, a)).astype(a.dtype)
@@ -111,7 +114,9 @@ class Interpreter:
         masks: list[np.ndarray] = [np.ones((), bool)]
         range_stack: list[int] = []
         acc_depth: dict[int, int] = {}
-        typed = [b.view(dt) for b, (dt, _) in zip(bufs, self.kernel.buffers)]
+        # an empty buffer is 1 byte (the pool's minimum): trim to whole elements first
+        typed = [b[:b.size - b.size % dt.itemsize].view(dt)
+                 for b, (dt, _) in zip(bufs, self.kernel.buffers)]
 
         def full(v: np.ndarray) -> np.ndarray:
             return np.broadcast_to(_pad(v, len(extents)), tuple(extents))
@@ -146,12 +151,14 @@ class Interpreter:
                 masks.pop()
                 range_stack.pop()
             elif op == "LOAD":
-                buf, idx = a
-                m = masks[-1]
+                buf, idx = a[0], a[1]
+                m = masks[-1] if len(a) == 2 else _pad(masks[-1], depth) & _pad(a[2], depth)
                 idx_b, m_b = np.broadcast_arrays(_pad(idx, depth), _pad(m, depth))
                 safe = np.where(m_b, idx_b, 0)
                 if buf.size == 0:
                     vals[i] = np.zeros(safe.shape, buf.dtype)
+                elif len(a) == 3:
+                    vals[i] = np.where(m_b, buf[safe], np.zeros((), buf.dtype))
                 else:
                     vals[i] = buf[safe]
             elif op == "STORE":
@@ -178,7 +185,9 @@ class Interpreter:
                 acc = vals[x.srcs[0]]
                 d = acc_depth[x.srcs[0]]
                 lane = _pad(a[1], depth)
-                shape = np.broadcast_shapes(lane.shape, (1,) * depth)
+                # the lane may vary along fewer loops than the accumulator's own
+                shape = np.broadcast_shapes(lane.shape,
+                                            tuple(extents[:d]) + (1,) * (depth - d))
                 index = tuple(np.broadcast_to(np.arange(extents[j]).reshape(
                     (1,) * j + (extents[j],) + (1,) * (depth - j - 1)), shape)
                     for j in range(d)) + (np.broadcast_to(lane, shape),)
