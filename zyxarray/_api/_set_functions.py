@@ -45,7 +45,7 @@ def _unique(name: str, x: Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 
 def _up(a: np.ndarray, x: Array, dtype: Any = None) -> Array:
-    return asarray(np.ascontiguousarray(a, dtype=dtype), device=x.device)
+    return asarray(np.asarray(a, dtype=dtype, order="C"), device=x.device)
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
