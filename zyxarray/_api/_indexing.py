@@ -1,7 +1,10 @@
-"""Basic indexing: integers, slices (any step), Ellipsis and None, for reading and writing.
+"""Indexing: integers, slices (any step), Ellipsis, None, integer arrays and boolean masks,
+for reading and for writing.
 
-Layer: ``_api``. Reading is a VIEW node; writing is a SETITEM node (a functional update:
-earlier views and results keep their values).
+Layer: ``_api``. Basic keys read through a VIEW node and write through a SETITEM node (a
+functional update: earlier views and results keep their values). Keys with arrays (NumPy's
+advanced indexing) are LIBRARY gathers and scatters; a boolean mask is turned into integer
+indices first, which realizes it (the result's shape depends on its values).
 """
 
 from __future__ import annotations
@@ -77,7 +80,74 @@ def _parse(name: str, shape: tuple[int, ...], key: Any
     return tuple(spec), layout
 
 
+def _is_array_key(k: Any) -> bool:
+    if isinstance(k, Array):
+        return k.ndim > 0 or k.dtype.kind == "b"
+    if isinstance(k, np.ndarray):
+        return k.ndim > 0 or k.dtype.kind == "b"
+    return isinstance(k, (list, bool, np.bool_))
+
+
+def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple[int, ...]]:
+    """(a hashable key template, the int64 index nodes it refers to, the result's shape)."""
+    from ._creation_functions import asarray
+    items = list(key) if isinstance(key, tuple) else [key]
+    n_ell = sum(1 for k in items if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError(f"{name}: an index can only have a single ellipsis ('...')")
+    template: list[tuple] = []
+    nodes: list[g.Node] = []
+    dummy: list[Any] = []
+    for k in items:
+        if k is None:
+            template.append(("n",))
+            dummy.append(None)
+        elif k is Ellipsis:
+            template.append(("e",))
+            dummy.append(Ellipsis)
+        elif isinstance(k, slice):
+            template.append(("s", k.start, k.stop, k.step))
+            dummy.append(k)
+        elif _is_array_key(k):
+            arr = k if isinstance(k, Array) else asarray(np.asarray(k), device=x.device)
+            if arr.device is not x.device:
+                raise ValueError(f"{name}: index array is on {arr.device.name}, the array on "
+                                 f"{x.device.name}")
+            if arr.dtype.kind == "b":
+                # a mask: its True positions, one integer array per axis it covers
+                for idx in np.nonzero(arr._host()):
+                    nodes.append(asarray(np.asarray(idx, np.int64), device=x.device)._node)
+                    template.append(("a", len(nodes) - 1))
+                    dummy.append(np.zeros(idx.shape, np.intp))
+                continue
+            if arr.dtype.kind not in "iu":
+                raise IndexError(f"{name}: arrays used as indices must be of integer or "
+                                 f"boolean type, got {arr.dtype.name}")
+            nodes.append(g.cast(arr._node, np.int64))
+            template.append(("a", len(nodes) - 1))
+            dummy.append(np.zeros(arr.shape, np.intp))
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise IndexError(f"{name}: only integers, slices, Ellipsis, None and integer "
+                                 f"or boolean arrays are valid indices, got {k!r}") from None
+            template.append(("i", i))
+            dummy.append(i)
+    try:
+        shape = np.broadcast_to(np.empty((), np.bool_), x.shape)[tuple(dummy)].shape
+    except IndexError as e:
+        raise IndexError(f"{name}: {e} (array of shape {x.shape})") from None
+    return tuple(template), nodes, tuple(shape)
+
+
 def getitem(x: Array, key: Any) -> Array:
+    keys = key if isinstance(key, tuple) else (key,)
+    if any(_is_array_key(k) for k in keys):
+        template, nodes, shape = _advanced("__getitem__", x, key)
+        node = g.library("getitem", (x._node, *nodes), {"template": template}, x.dtype.np,
+                         shape)
+        return Array._new(node)
     spec, layout = _parse("__getitem__", x.shape, key)
     node = g.slice_view(x._node, spec)
     shape = tuple(1 if a is None else spec[a][2] for a in layout)
@@ -88,6 +158,23 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
     """``x`` with ``value`` at ``key``: a new SETITEM node, or, when ``in_place`` (the
     caller owns x's realized buffer alone), a write into that buffer right away, which keeps
     loops like ``for i in range(n): x[i, i] = v`` free of copies and of graph growth."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if any(_is_array_key(k) for k in keys):
+        template, nodes, shape = _advanced("__setitem__", x, key)
+        if isinstance(value, Array):
+            v = g.cast(value._node, x.dtype.np)
+            if broadcast_shapes("__setitem__", value.shape, shape) != shape:
+                raise ValueError(f"__setitem__: cannot broadcast a value of shape "
+                                 f"{value.shape} into the indexed shape {shape}")
+        elif np.ndim(value) == 0:
+            v = scalar_node("__setitem__", value, x.dtype, x.device)
+        else:
+            from ._creation_functions import asarray
+            return setitem(x, key, asarray(np.asarray(value), device=x.device))
+        v = broadcast_node(v, shape)
+        node = g.library("setitem", (x._node, v, *nodes), {"template": template},
+                         x.dtype.np, x.shape)
+        return Array._new(node)
     spec, layout = _parse("__setitem__", x.shape, key)
     out_shape = tuple(1 if a is None else spec[a][2] for a in layout)
     region_shape = tuple(c for _, _, c in spec)

@@ -33,3 +33,36 @@ def take_along_axis(x: np.ndarray, idx: np.ndarray, *, out: np.ndarray, axis: in
     idx_shape[axis] = idx.shape[axis]
     out[...] = np.take_along_axis(np.broadcast_to(x, xs), np.broadcast_to(idx, idx_shape),
                                   axis=axis)
+
+
+def _key(template: tuple, idx: tuple[np.ndarray, ...]) -> tuple:
+    out: list = []
+    for t in template:
+        kind = t[0]
+        if kind == "n":
+            out.append(None)
+        elif kind == "e":
+            out.append(Ellipsis)
+        elif kind == "s":
+            out.append(slice(t[1], t[2], t[3]))
+        elif kind == "i":
+            out.append(t[1])
+        else:
+            out.append(idx[t[1]])
+    return tuple(out)
+
+
+@host_impl("getitem")
+def getitem(x: np.ndarray, *idx: np.ndarray, out: np.ndarray, template: tuple) -> None:
+    """NumPy's advanced indexing (integer arrays mixed with slices, ints, None, ...)."""
+    result = x[_key(template, idx)]
+    if out.size:
+        out[...] = result
+
+
+@host_impl("setitem")
+def setitem(x: np.ndarray, value: np.ndarray, *idx: np.ndarray, out: np.ndarray,
+            template: tuple) -> None:
+    """A copy of x with ``value`` scattered at an advanced key (the last write wins)."""
+    out[...] = x
+    out[_key(template, idx)] = value
