@@ -132,6 +132,41 @@ from ._api._manipulation_functions import (
     tile,
     unstack,
 )
+from ._api._numpy_compat import (
+    absolute,
+    amax,
+    amin,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    bool_,
+    cdouble,
+    concatenate,
+    csingle,
+    cumprod,
+    cumsum,
+    dot,
+    double,
+    einsum,
+    float_,
+    int_,
+    intp,
+    invert,
+    left_shift,
+    ndim,
+    power,
+    ravel,
+    right_shift,
+    shape,
+    single,
+    size,
+    transpose,
+    uintp,
+)
 from ._api._searching_functions import argmax, argmin, count_nonzero, nonzero, searchsorted, where
 from ._api._set_functions import isin, unique_all, unique_counts, unique_inverse, unique_values
 from ._api._sorting_functions import argsort, sort
@@ -158,6 +193,8 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 
+# NumPy's names (NumPy leniency) are importable but kept out of __all__, which lists the
+# standard's namespace.
 __all__ = [
     "Array",
     "CompileError",

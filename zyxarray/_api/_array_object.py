@@ -297,6 +297,148 @@ class Array:
         from ._elementwise_functions import bitwise_invert
         return bitwise_invert(self)
 
+    # -- NumPy's ndarray methods (NumPy leniency: existing code calls them) -----------------
+    def sum(self, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import sum as f
+        return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False
+             ) -> Array:
+        from ._statistical_functions import prod as f
+        return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import mean as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def var(self, axis: Any = None, ddof: float = 0, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import var as f
+        return f(self, axis=axis, correction=ddof, keepdims=keepdims)
+
+    def std(self, axis: Any = None, ddof: float = 0, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import std as f
+        return f(self, axis=axis, correction=ddof, keepdims=keepdims)
+
+    def max(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import max as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._statistical_functions import min as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def argmax(self, axis: int | None = None, keepdims: builtins.bool = False) -> Array:
+        from ._searching_functions import argmax as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def argmin(self, axis: int | None = None, keepdims: builtins.bool = False) -> Array:
+        from ._searching_functions import argmin as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def any(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._utility_functions import any as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def all(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+        from ._utility_functions import all as f
+        return f(self, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, axis: int | None = None, dtype: Any = None) -> Array:
+        from ._numpy_compat import cumsum
+        return cumsum(self, axis=axis, dtype=dtype)
+
+    def reshape(self, *shape: Any) -> Array:
+        from ._manipulation_functions import reshape
+        if len(shape) == 1 and not isinstance(shape[0], int):
+            shape = tuple(shape[0])
+        return reshape(self, shape)
+
+    def ravel(self) -> Array:
+        from ._manipulation_functions import reshape
+        return reshape(self, (-1,))
+
+    def flatten(self) -> Array:
+        return self.ravel()
+
+    def astype(self, dtype: Any, copy: builtins.bool = True) -> Array:
+        from ._data_type_functions import astype
+        return astype(self, dtype, copy=copy)
+
+    def copy(self) -> Array:
+        return Array._new(self._node)
+
+    def transpose(self, *axes: Any) -> Array:
+        from ._manipulation_functions import permute_dims
+        if not axes:
+            return self.T
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = tuple(axes[0])
+        return permute_dims(self, axes)
+
+    def squeeze(self, axis: Any = None) -> Array:
+        from ._manipulation_functions import squeeze
+        return squeeze(self, axis=axis)
+
+    def clip(self, min: Any = None, max: Any = None) -> Array:
+        from ._elementwise_functions import clip
+        return clip(self, min, max)
+
+    def round(self, decimals: int = 0) -> Array:
+        from ._elementwise_functions import divide, multiply
+        from ._elementwise_functions import round as rnd
+        if decimals == 0:
+            return rnd(self)
+        scale = 10.0 ** decimals
+        return divide(rnd(multiply(self, scale)), scale)
+
+    def dot(self, other: Any) -> Array:
+        from ._numpy_compat import dot
+        return dot(self, other)
+
+    def nonzero(self) -> tuple[Array, ...]:
+        from ._searching_functions import nonzero
+        return nonzero(self)
+
+    def sort(self, axis: int = -1) -> None:
+        """In place, as NumPy's ndarray.sort."""
+        from ._sorting_functions import sort
+        self._node = sort(self, axis=axis)._node
+
+    def argsort(self, axis: int = -1) -> Array:
+        from ._sorting_functions import argsort
+        return argsort(self, axis=axis)
+
+    def take(self, indices: Any, axis: int | None = None) -> Array:
+        from ._indexing_functions import take
+        if axis is None:
+            return take(self.ravel(), indices, axis=0)
+        return take(self, indices, axis=axis)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> Array:
+        from ._manipulation_functions import repeat
+        return repeat(self, repeats, axis=axis)
+
+    def fill(self, value: Any) -> None:
+        """Every element set to ``value``, in place."""
+        from ._creation_functions import full
+        self._node = full(self.shape, value, dtype=self.dtype, device=self.device)._node
+
+    @property
+    def real(self) -> Array:
+        from ._elementwise_functions import real
+        return real(self)
+
+    @property
+    def imag(self) -> Array:
+        from ._elementwise_functions import imag
+        return imag(self)
+
+    def conj(self) -> Array:
+        from ._elementwise_functions import conj
+        return conj(self)
+
+    conjugate = conj
+
     __hash__ = None  # type: ignore[assignment]
 
 

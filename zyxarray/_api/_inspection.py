@@ -16,7 +16,7 @@ class Info:
     """The standard's inspection object."""
 
     def capabilities(self) -> dict[str, Any]:
-        return {"boolean indexing": False, "data-dependent shapes": False,
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 64}
 
     def default_device(self) -> Device:

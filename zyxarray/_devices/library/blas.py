@@ -18,3 +18,8 @@ def matmul(a: np.ndarray, b: np.ndarray, *, out: np.ndarray) -> None:
         out[...] = np.matmul(a.astype(np.uint8), b.astype(np.uint8)) != 0
         return
     np.matmul(a, b, out=out)
+
+
+@host_impl("einsum")
+def einsum(*operands: np.ndarray, out: np.ndarray, subscripts: str) -> None:
+    out[...] = np.einsum(subscripts, *operands)
