@@ -193,8 +193,6 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 
-# NumPy's names (NumPy leniency) are importable but kept out of __all__, which lists the
-# standard's namespace.
 __all__ = [
     "Array",
     "CompileError",
@@ -357,4 +355,12 @@ __all__ = [
     "where",
     "zeros",
     "zeros_like",
+]
+
+# NumPy's names that the standard renamed or left out (NumPy leniency)
+__all__ += [
+    "absolute", "amax", "amin", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2",
+    "arctanh", "bool_", "cdouble", "concatenate", "csingle", "cumprod", "cumsum", "dot", "double",
+    "einsum", "float_", "int_", "intp", "invert", "left_shift", "ndim", "power", "ravel",
+    "right_shift", "shape", "single", "size", "transpose", "uintp",
 ]
