@@ -128,7 +128,7 @@ def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, D
     d = dt.scalar_result(dt.from_np(node.dtype), scalar)
     if d.np != node.dtype:
         node = g.cast(node, d.np)
-    c = g.broadcast(scalar_node(name, scalar, d, node.device), node.shape)
+    c = scalar_node(name, scalar, d, node.device)   # a scalar operand needs no broadcast
     return ([node, c] if first else [c, node]), d, node.device
 
 

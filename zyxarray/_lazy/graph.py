@@ -112,9 +112,12 @@ def iota(n: int, device: Device) -> Node:
 
 
 def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
+    """An elementwise op. Sources have the result's shape, except that a CONST (a scalar)
+    may stand as it is: it reads the same value everywhere, so it needs no broadcast view."""
     first = srcs[1] if op is Op.WHERE else srcs[0]
-    shape = first.shape
-    assert all(s.shape == shape for s in srcs), f"{op}: shapes {[s.shape for s in srcs]}"
+    shape = next((s.shape for s in srcs if s.op != "CONST"), first.shape)
+    assert all(s.shape == shape or (s.op == "CONST" and s.shape == ()) for s in srcs), \
+        f"{op}: shapes {[s.shape for s in srcs]}"
     return Node("ALU", tuple(srcs), op, np.dtype(dtype or first.dtype), shape, first.device)
 
 
