@@ -7,6 +7,7 @@ array's device. This module only re-exports the public names.
 
 from __future__ import annotations
 
+from . import fft, linalg
 from ._api._array_object import Array
 from ._api._creation_functions import (
     arange,
@@ -114,6 +115,7 @@ from ._api._elementwise_functions import (
 from ._api._indexing_functions import take, take_along_axis
 from ._api._inspection import __array_namespace_info__
 from ._api._introspection import Plan, debug, explain
+from ._api._linalg_functions import tensordot
 from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
 from ._api._manipulation_functions import (
     broadcast_arrays,
@@ -253,6 +255,7 @@ __all__ = [
     "explain",
     "expm1",
     "eye",
+    "fft",
     "finfo",
     "flip",
     "float32",
@@ -279,6 +282,7 @@ __all__ = [
     "isnan",
     "less",
     "less_equal",
+    "linalg",
     "linspace",
     "log",
     "log1p",
@@ -337,6 +341,7 @@ __all__ = [
     "take_along_axis",
     "tan",
     "tanh",
+    "tensordot",
     "tile",
     "tril",
     "triu",

@@ -1,0 +1,41 @@
+"""zyxarray.linalg: the standard's linear algebra extension.
+
+Decompositions run on the device's library table (LAPACK through NumPy for host memory);
+the arithmetic functions are graph ops that fuse. This module only re-exports the public
+names.
+"""
+
+from __future__ import annotations
+
+from ._api._linalg_functions import (
+                                     cholesky,
+                                     cross,
+                                     det,
+                                     diagonal,
+                                     eig,
+                                     eigh,
+                                     eigvals,
+                                     eigvalsh,
+                                     inv,
+                                     matrix_norm,
+                                     matrix_power,
+                                     matrix_rank,
+                                     outer,
+                                     pinv,
+                                     qr,
+                                     slogdet,
+                                     solve,
+                                     svd,
+                                     svdvals,
+                                     tensordot,
+                                     trace,
+                                     vector_norm,
+)
+from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
+    "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
+    "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+    "vector_norm",
+]
