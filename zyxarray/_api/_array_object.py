@@ -163,16 +163,22 @@ class Array:
 
     def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: builtins.bool | None = None) -> Any:
+        """Export through DLPack. On host-memory devices the capsule shares this array's
+        memory unless ``copy=True`` (or the array is a masked or chained view)."""
         if self.device.info.style != "loops":
             raise BufferError(f"__dlpack__: device {self.device.name} does not export DLPack")
-        if copy is False:
-            raise BufferError("__dlpack__: zyxarray's buffers are immutable; copy=False "
-                              "cannot be honoured")
-        host = np.array(self._host(), copy=True)
+        shared = None if copy else _shared_host_view(self._node)
+        if shared is None:
+            if copy is False:
+                raise BufferError("__dlpack__: this view cannot be exported without a copy "
+                                  "(copy=False)")
+            shared = np.array(self._host(), copy=True)
         kwargs: dict[str, Any] = {}
         if max_version is not None:
             kwargs["max_version"] = max_version
-        return host.__dlpack__(**kwargs)
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        return shared.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)   # kDLCPU: the cpu and reference devices keep host memory
@@ -440,6 +446,27 @@ class Array:
     conjugate = conj
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _shared_host_view(node: g.Node) -> np.ndarray | None:
+    """A NumPy array over the node's device memory (writable, shared), or None."""
+    base = node.base()
+    realize(base)
+    host_array = getattr(base.device, "host_array", None)
+    if base.buffer is None or host_array is None:
+        return None
+    flat = host_array(base.buffer)[:base.nbytes].view(base.dtype)
+    if node.op != "VIEW":
+        return flat.reshape(node.shape)
+    st = node.arg
+    if len(st) != 1 or st[0].mask is not None:
+        return None
+    v = st[0]
+    if node.size == 0:
+        return np.empty(node.shape, node.dtype)
+    item = base.dtype.itemsize
+    return np.lib.stride_tricks.as_strided(flat[v.offset:], node.shape,
+                                           tuple(s * item for s in v.strides))
 
 
 def _is_operand(x: Any) -> builtins.bool:

@@ -95,9 +95,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
             raise TypeError("asarray: cannot convert objects of mixed or unknown types")
     d = dt.to_dtype(host.dtype, "asarray")
     _check_dtype_device("asarray", d, dev)
-    # Note: g.from_host gives 0-d data shape (1,) (np.ascontiguousarray is at least 1-d);
-    # reshaping back keeps 0-d arrays 0-d (a no-op once from_host keeps the shape).
-    return Array._new(g.reshape(g.from_host(host, dev), host.shape))
+    return Array._new(g.from_host(host, dev))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
@@ -268,12 +266,18 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Array:
-    """An array from any object that exports DLPack (copied into zyxarray's memory)."""
-    if copy is False:
-        raise BufferError("from_dlpack: zyxarray copies imported data; copy=False is not "
-                          "possible")
+    """An array from any object that exports DLPack. On a host-memory device a contiguous
+    producer's memory is shared (no copy) unless ``copy=True``."""
     host = np.from_dlpack(x)
-    return asarray(np.array(host, copy=True), device=device)
+    dev = _device(device)
+    wrap = getattr(dev, "wrap_host", None)
+    if copy is not True and wrap is not None and host.flags.c_contiguous and \
+            host.dtype in (d.np for d in dt.ALL):
+        return Array._new(g.buffer_node(wrap(host), host.dtype, host.shape))
+    if copy is False:
+        raise BufferError("from_dlpack: the data cannot be shared with this device without a "
+                          "copy (copy=False)")
+    return asarray(np.array(host, copy=True), device=dev)
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:

@@ -325,7 +325,15 @@ def expm1(x: Any, /) -> Array:
         re = g.alu(Op.SUB, g.alu(Op.MUL, g.alu(Op.EXPM1, a), g.alu(Op.COS, b)),
                    g.alu(Op.MUL, two, g.alu(Op.MUL, half, half)))
         im = g.alu(Op.MUL, g.alu(Op.EXP, a), g.alu(Op.SIN, b))
-        return _wrap(g.alu(Op.COMPLEX, re, im, dtype=x.dtype.np))
+        accurate = g.alu(Op.COMPLEX, re, im, dtype=x.dtype.np)
+        # infinities and NaNs: C99's cexp(z) - 1 (from the real part) has the standard's
+        # special cases (expm1(-inf + inf j) = -1 + 0j, ...)
+        e = g.alu(Op.EXP, x._node)
+        one = broadcast_node(g.const(1.0, part, x.device), x.shape)
+        edge = g.alu(Op.COMPLEX, g.alu(Op.SUB, g.alu(Op.REAL, e, dtype=part), one),
+                     g.alu(Op.IMAG, e, dtype=part), dtype=x.dtype.np)
+        finite = g.alu(Op.ISFINITE, x._node, dtype=np.bool_)
+        return _wrap(g.alu(Op.WHERE, finite, accurate, edge))
     return _float_unary("expm1", x, Op.EXPM1)
 
 
@@ -503,29 +511,25 @@ def minimum(x1: Any, x2: Any, /) -> Array:
 
 
 def clip(x: Any, /, min: Any = None, max: Any = None) -> Array:
-    """Clamp x to [min, max]; a None bound is absent. The result keeps x's dtype."""
+    """Clamp x to [min, max]; a None bound is absent. The result keeps x's dtype and has
+    the broadcast shape of x and the array bounds (as NumPy)."""
     x = _require_array("clip", x)
     check("clip", x.dtype, "real-valued")
-    out = x
+    arrays = [b for b in (min, max) if isinstance(b, Array)]
+    shape = broadcast_shapes("clip", x.shape, *(b.shape for b in arrays))
+    out = broadcast_node(x._node, shape)
     for bound, op in ((min, Op.MAX), (max, Op.MIN)):
         if bound is None:
             continue
         if isinstance(bound, Array):
             b = g.cast(bound._node, x.dtype.np)
-            shape = broadcast_shapes("clip", out.shape, bound.shape)
-            if shape != x.shape:
-                raise ValueError(f"clip: bound of shape {bound.shape} would change the shape "
-                                 f"of x {x.shape}")
         else:
             if x.dtype in dt.INTEGER:
                 info = np.iinfo(x.dtype.np)
                 bound = builtins.min(builtins.max(bound, info.min), info.max)
             b = g.const(bound, x.dtype.np, x.device)
-        a = out._node
-        b = broadcast_node(b, x.shape)
-        out = _wrap(g.alu(op, a, b))
-    return out
-
+        out = g.alu(op, out, broadcast_node(b, shape))
+    return _wrap(out)
 
 # -- complex ----------------------------------------------------------------------------------
 def real(x: Any, /) -> Array:

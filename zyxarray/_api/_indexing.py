@@ -35,6 +35,8 @@ def _parse(name: str, shape: tuple[int, ...], key: Any
             else:
                 raise IndexError(f"{name}: indexing with {k.dtype.name} arrays of shape "
                                  f"{k.shape} is not supported by basic indexing")
+        elif isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu":
+            k = operator.index(k)          # a 0-d integer array is an integer (as NumPy)
         elif isinstance(k, (list, np.ndarray, bool)):
             raise IndexError(f"{name}: array and boolean keys are not supported by basic "
                              f"indexing (got {type(k).__name__})")
@@ -125,7 +127,9 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
                                  f"boolean type, got {arr.dtype.name}")
             nodes.append(g.cast(arr._node, np.int64))
             template.append(("a", len(nodes) - 1))
-            dummy.append(np.zeros(arr.shape, np.intp))
+            # host keys are known now: NumPy checks their bounds here, not at observation
+            dummy.append(np.zeros(arr.shape, np.intp) if isinstance(k, Array) else
+                         np.asarray(k).astype(np.intp))
         else:
             try:
                 i = operator.index(k)
@@ -141,7 +145,21 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
     return tuple(template), nodes, tuple(shape)
 
 
+def _zero_d_mask(key: Any) -> bool | None:
+    """The value of a key that is a single 0-d boolean (NumPy: True adds an axis of length
+    1, False an axis of length 0), else None."""
+    if isinstance(key, (Array, np.ndarray)) and key.ndim == 0 and key.dtype == np.bool_:
+        return bool(key)
+    if isinstance(key, (bool, np.bool_)):
+        return bool(key)
+    return None
+
+
 def getitem(x: Array, key: Any) -> Array:
+    flag = _zero_d_mask(key)
+    if flag is not None:
+        y = Array._new(g.reshape(x._node, (1, *x.shape)))
+        return y if flag else y[0:0]
     keys = key if isinstance(key, tuple) else (key,)
     if any(_is_array_key(k) for k in keys):
         template, nodes, shape = _advanced("__getitem__", x, key)
@@ -158,6 +176,9 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
     """``x`` with ``value`` at ``key``: a new SETITEM node, or, when ``in_place`` (the
     caller owns x's realized buffer alone), a write into that buffer right away, which keeps
     loops like ``for i in range(n): x[i, i] = v`` free of copies and of graph growth."""
+    flag = _zero_d_mask(key)
+    if flag is not None:
+        return setitem(x, ..., value, in_place) if flag else x
     keys = key if isinstance(key, tuple) else (key,)
     if any(_is_array_key(k) for k in keys):
         template, nodes, shape = _advanced("__setitem__", x, key)

@@ -22,8 +22,8 @@ class Info:
     def default_device(self) -> Device:
         return registry.default()
 
-    def devices(self) -> list[Device]:
-        return list(registry.devices().values())
+    def devices(self) -> tuple[Device, ...]:
+        return tuple(registry.devices().values())
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, dt.DType]:
         dev = registry.default() if device is None else registry.get(device)

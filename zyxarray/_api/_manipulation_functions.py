@@ -20,6 +20,10 @@ from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of
 broadcast_shapes_of = broadcast_shapes
 
 
+class AxisError(ValueError, IndexError):
+    """An axis out of range: a ValueError (the standard) and an IndexError (as NumPy's)."""
+
+
 def normalize_axis(name: str, axis: int, ndim: int) -> int:
     import operator
     try:
@@ -27,8 +31,8 @@ def normalize_axis(name: str, axis: int, ndim: int) -> int:
     except TypeError:
         raise TypeError(f"{name}: axis must be an integer, got {axis!r}") from None
     if not -ndim <= axis < ndim:
-        raise ValueError(f"{name}: axis {axis} is out of bounds for an array of dimension "
-                         f"{ndim}")
+        raise AxisError(f"{name}: axis {axis} is out of bounds for an array of dimension "
+                        f"{ndim}")
     return axis % ndim
 
 

@@ -69,6 +69,9 @@ _FLOAT_HELPERS = {
 }}""",
     "floordiv": """static inline {T} zx_floordiv_{S}({T} a, {T} b) {{
   if (b == 0) return a / b;
+  /* the standard's special cases: finite // inf and inf // finite are signed 0 and inf */
+  if (isinf(b) && isfinite(a)) return a / b;
+  if (isinf(a) && isfinite(b)) return a / b;
   {T} m = fmod{F}(a, b);
   {T} d = (a - m) / b;
   if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
@@ -85,7 +88,7 @@ _FLOAT_HELPERS = {
   return d;
 }}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
-  return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : a);
+  return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
 }
 
@@ -162,6 +165,7 @@ class CStyleRenderer:
         if d.kind == "f":
             return self._float_literal(float(value), d)  # type: ignore[arg-type]
         c = complex(value)  # type: ignore[arg-type]
+        self._uses_complex = True   # CMPLX/CMPLXF come from <complex.h>
         part = np.dtype(np.float32 if d == np.complex64 else np.float64)
         return (f"CMPLX{'F' if part == np.float32 else ''}("
                 f"{self._float_literal(c.real, part)}, {self._float_literal(c.imag, part)})")

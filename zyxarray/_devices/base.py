@@ -61,12 +61,13 @@ class Buffer:
 
     __slots__ = ("__weakref__", "device", "handle", "nbytes", "ready")
 
-    def __init__(self, device: Device, nbytes: int, handle: Any) -> None:
+    def __init__(self, device: Device, nbytes: int, handle: Any, pooled: bool = True) -> None:
         self.device = device
         self.nbytes = nbytes
         self.handle = handle
         self.ready: Event = COMPLETED
-        weakref.finalize(self, device.pool.release, nbytes, handle)
+        if pooled:   # memory we allocated goes back to the pool; borrowed memory does not
+            weakref.finalize(self, device.pool.release, nbytes, handle)
 
 
 class MemoryPool:

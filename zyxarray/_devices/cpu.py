@@ -122,6 +122,12 @@ class CPUDevice(Device):
         view.flags.writeable = False
         return view
 
+    def wrap_host(self, data: np.ndarray) -> Buffer:
+        """A buffer over a contiguous host array's own memory (no copy; DLPack import)."""
+        raw = data.reshape(-1).view(np.uint8)
+        return Buffer(self, raw.nbytes, (raw, self.ffi.cast("void*", raw.ctypes.data)),
+                      pooled=False)
+
     def host_array(self, buffer: Buffer) -> np.ndarray:
         """The buffer's memory as a writable host array (the cpu device's memory is the host's)."""
         return buffer.handle[0][:buffer.nbytes]

@@ -56,8 +56,17 @@ def _sign(a: np.ndarray) -> np.ndarray:
             out = np.where(m == 0, 0, _complex(a.real / safe, a.imag / safe, a.dtype))
         return np.where(np.isnan(m), complex("nan+nanj"), out).astype(a.dtype)
     if a.dtype.kind == "f":
-        return np.where(a > 0, 1, np.where(a < 0, -1, a)).astype(a.dtype)
+        return np.where(a > 0, 1, np.where(a < 0, -1, np.where(a == 0, 0, a))).astype(a.dtype)
     return np.sign(a)
+
+
+def _floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.floor_divide(a, b)
+    if a.dtype.kind == "f":
+        # the standard's special cases: finite // inf and inf // finite are signed 0 and inf
+        special = (np.isinf(b) & np.isfinite(a)) | (np.isinf(a) & np.isfinite(b))
+        out = np.where(special, a / np.where(b == 0, 1, b), out)
+    return out
 
 
 def _complex(re: np.ndarray, im: np.ndarray, dtype: np.dtype) -> np.ndarray:
@@ -88,7 +97,7 @@ _UNARY: dict[str, Any] = {
 }
 _BINARY: dict[str, Any] = {
     "ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": _div,
-    "IDIV": np.floor_divide, "MOD": np.remainder, "MAX": np.maximum, "MIN": np.minimum,
+    "IDIV": _floor_divide, "MOD": np.remainder, "MAX": np.maximum, "MIN": np.minimum,
     "ATAN2": np.arctan2, "HYPOT": np.hypot, "COPYSIGN": np.copysign,
     "NEXTAFTER": np.nextafter, "LOGADDEXP": np.logaddexp, "CMPLT": np.less,
     "CMPLE": np.less_equal, "CMPEQ": np.equal, "CMPNE": np.not_equal, "AND": np.bitwise_and,
@@ -282,6 +291,11 @@ class ReferenceDevice(Device):
         view = buffer.handle[:buffer.nbytes].view()
         view.flags.writeable = False
         return view
+
+    def wrap_host(self, data: np.ndarray) -> Buffer:
+        """A buffer over a contiguous host array's own memory (no copy; DLPack import)."""
+        raw = data.reshape(-1).view(np.uint8)
+        return Buffer(self, raw.nbytes, raw, pooled=False)
 
     def host_array(self, buffer: Buffer) -> np.ndarray:
         return buffer.handle[:buffer.nbytes]
