@@ -125,6 +125,11 @@ _COMPLEX_HELPERS = {
 }
 
 
+#: c_math's sin/cos/tan reduce arguments exactly only below 2**50; libm's are right for every
+#: argument (the standard's tests use huge ones), so libm serves them, at scalar speed.
+LIBM_ONLY = frozenset({"sin", "cos", "tan"})
+
+
 class CStyleRenderer:
     """IR -> source for a C-family language. Dialects override the data and a few hooks."""
 
@@ -208,7 +213,7 @@ class CStyleRenderer:
         """Name of a real math function: our vectorizable one if it exists, else libm's."""
         d = np.dtype(dtype)
         suffix = "f32" if d == np.float32 else "f64"
-        if c_math is not None and name in c_math.FUNCTIONS:
+        if c_math is not None and name in c_math.FUNCTIONS and name not in LIBM_ONLY:
             self._math.add((name, suffix))
             return c_math.c_name(name, suffix)
         return name + ("f" if d == np.float32 else "")
