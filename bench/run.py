@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-import zyxarray as xp  # noqa: E402
+import zyxarray as xp
 
 
 def best(fn: Callable[[], object], repeat: int = 7) -> float:
@@ -172,13 +172,13 @@ def case_overhead(dev: str) -> list[dict]:
 
     def chain_np() -> float:
         y = h
-        for i in range(200):
+        for _ in range(200):
             y = y * 0.999 + 0.001
         return float(y[0])
 
     def chain_zx() -> float:
         y = z
-        for i in range(200):
+        for _ in range(200):
             y = y * 0.999 + 0.001
         return float(y[0])
 
@@ -207,7 +207,7 @@ def main() -> None:
     print(f"{'case':<42}{'numpy ms':>10}{'zyx ms':>10}{'ratio':>8}  target      ok  note")
     for r in results:
         print(f"{r['case']:<42}{1e3 * r['numpy_s']:>10.3f}{1e3 * r['zyx_s']:>10.3f}"
-              f"{r['ratio']:>8.2f}  {str(r['target']):<10}  {'yes' if r['ok'] else 'NO':<3} "
+              f"{r['ratio']:>8.2f}  {r['target']!s:<10}  {'yes' if r['ok'] else 'NO':<3} "
               f"{r['note']}")
     if args.json:
         with open(args.json, "w") as f:

@@ -65,7 +65,8 @@ def _floor_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.dtype.kind == "f":
         # the standard's special cases: finite // inf and inf // finite are signed 0 and inf
         special = (np.isinf(b) & np.isfinite(a)) | (np.isinf(a) & np.isfinite(b))
-        out = np.where(special, a / np.where(b == 0, 1, b), out)
+        with np.errstate(divide="ignore"):
+            out = np.where(special, a / b, out)     # inf // -0.0 is -inf, as in C
     return out
 
 

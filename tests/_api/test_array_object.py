@@ -1,0 +1,178 @@
+"""The Array object: attributes, the private constructor, and every observation (which
+realizes the pending graph): bool/int/float/complex/index, len, iter, repr, __array__,
+DLPack, tolist, item, to_device."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from tests.helpers import assert_close
+
+
+def test_constructor_points_to_asarray() -> None:
+    with pytest.raises(TypeError, match="asarray"):
+        xp.Array([1, 2, 3])
+    with pytest.raises(TypeError, match="asarray"):
+        xp.Array()
+
+
+def test_attributes(device: str) -> None:
+    a = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = xp.asarray(a, device=device)
+    assert x.dtype == xp.int16
+    assert x.shape == (2, 3, 4) and isinstance(x.shape, tuple)
+    assert x.ndim == 3 and x.size == 24
+    assert x.itemsize == 2 and x.nbytes == 48
+    assert x.device.name == device
+    assert x.__array_namespace__() is xp
+    with pytest.raises(ValueError):
+        x.__array_namespace__(api_version="1999.01")
+    with pytest.raises(TypeError):
+        hash(x)
+
+
+def test_attributes_do_not_compute(device: str) -> None:
+    """shape, dtype, ndim, size and device are known without running anything."""
+    x = xp.exp(xp.asarray(np.ones((3, 5)), device=device)) + 1
+    before = len(xp.explain(x))
+    assert (x.shape, x.dtype, x.ndim, x.size, x.device.name) == \
+        ((3, 5), xp.float64, 2, 15, device)
+    assert len(xp.explain(x)) == before == 1
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "complex128"])
+def test_python_scalar_conversions(device: str, dtype: str) -> None:
+    value = {"bool": True, "int8": -5, "uint64": 2**63 + 1, "float32": -2.5,
+             "complex128": 1 - 2j}[dtype]
+    # a pending (unrealized) 0-d result: each conversion realizes it
+    a = xp.asarray(np.array([value], dtype), device=device)
+    x = xp.where(xp.asarray(True, device=device), a, a)[0]
+    assert x.dtype == getattr(xp, dtype)
+    v = np.array(value, dtype)
+    assert complex(x) == complex(v)
+    if dtype != "complex128":
+        assert float(x) == float(v)
+        assert int(x) == int(v)
+        assert bool(x) == bool(v)
+    else:
+        with pytest.raises(TypeError):
+            float(x)
+        with pytest.raises(TypeError):
+            int(x)
+    if dtype in ("int8", "uint64"):
+        assert x.__index__() == int(v)
+        assert [10, 20, 30, 40][xp.asarray(1, device=device)] == 20
+    else:
+        with pytest.raises(TypeError):
+            x.__index__()
+    assert x.item() == v.item()
+
+
+def test_scalar_conversion_errors(device: str) -> None:
+    x = xp.asarray([1.0, 2.0], device=device)
+    for fn in (bool, int, float, complex):
+        with pytest.raises(TypeError):
+            fn(x)
+    with pytest.raises(ValueError):
+        int(xp.asarray(math.nan, device=device))
+    with pytest.raises(OverflowError):
+        int(xp.asarray(math.inf, device=device))
+
+
+def test_len_and_iter(device: str) -> None:
+    a = np.arange(6).reshape(3, 2) * 10
+    x = xp.asarray(a, device=device) + 0
+    assert len(x) == 3
+    rows = list(x)
+    assert len(rows) == 3
+    for r, want in zip(rows, a):
+        assert isinstance(r, xp.Array)
+        assert_close(r, want)
+    with pytest.raises(TypeError):
+        len(xp.asarray(1, device=device))
+    with pytest.raises(TypeError):
+        iter(xp.asarray(1, device=device))
+    assert list(xp.zeros((0, 2), device=device)) == []
+
+
+def test_repr_and_str(device: str) -> None:
+    x = xp.asarray([1.5, -2.0], device=device) * 2
+    r = repr(x)
+    assert r.startswith("array(") and "3." in r and "-4." in r and "float64" in r
+    from zyxarray._devices import registry
+    if registry.get(device) is not registry.default():
+        assert device in r
+    assert "3." in str(x)
+    assert "int8" in repr(xp.asarray(np.zeros((2, 0), np.int8), device=device))
+
+
+def test_array_protocol(device: str) -> None:
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = xp.asarray(a, device=device).T * 1
+    out = np.asarray(x)
+    assert isinstance(out, np.ndarray) and out.dtype == np.float32
+    np.testing.assert_array_equal(out, a.T)
+    np.testing.assert_array_equal(np.asarray(x, dtype=np.float64), a.T.astype(np.float64))
+    with pytest.raises(ValueError):
+        np.asarray(x, copy=False)
+    # the host copy is independent of the array
+    out[...] = 0
+    np.testing.assert_array_equal(np.asarray(x), a.T)
+
+
+def test_dlpack(device: str) -> None:
+    a = np.arange(6, dtype=np.int32).reshape(2, 3)
+    x = xp.asarray(a, device=device) + 1
+    assert x.__dlpack_device__() == (1, 0)
+    np.testing.assert_array_equal(np.from_dlpack(x), a + 1)
+    np.testing.assert_array_equal(np.from_dlpack(x.T), (a + 1).T)
+    copied = np.from_dlpack(x, copy=True)
+    copied[...] = 0
+    np.testing.assert_array_equal(np.asarray(x), a + 1)
+
+
+def test_tolist_and_item(device: str) -> None:
+    a = np.array([[1, 2], [3, 4]], np.int64)
+    x = xp.asarray(a, device=device) * 2
+    assert x.tolist() == (a * 2).tolist()
+    assert x.item(1, 0) == 6
+    assert xp.asarray(7, device=device).tolist() == 7
+    with pytest.raises(TypeError):
+        x.item()
+
+
+def test_to_device(device: str) -> None:
+    a = np.linspace(0, 1, 7)
+    x = xp.asarray(a, device=device) * 3
+    assert x.to_device(device) is x
+    for target in ("reference", "cpu"):
+        y = x.to_device(target)
+        assert y.device.name == target
+        assert_close(y, a * 3, rtol=1e-15)
+        assert_close(xp.sum(y + 1), np.sum(a * 3 + 1), rtol=1e-12)
+
+
+def test_mixing_devices_raises(device: str) -> None:
+    other = "reference" if device != "reference" else "cpu"
+    x = xp.asarray([1.0, 2.0], device=device)
+    y = xp.asarray([1.0, 2.0], device=other)
+    with pytest.raises(ValueError, match="device"):
+        x + y
+    with pytest.raises(ValueError, match="device"):
+        xp.maximum(x, y)
+    with pytest.raises(ValueError):
+        x[0] = y[0]
+
+
+def test_operators_with_unsupported_types(device: str) -> None:
+    x = xp.asarray([1, 2], device=device)
+    with pytest.raises(TypeError):
+        x + "a"
+    with pytest.raises(TypeError):
+        x + [1, 2]
+    assert (x == "a") is False
+    assert (x != None) is True  # noqa: E711 - Python falls back to identity comparison

@@ -1,0 +1,292 @@
+"""Creation functions against NumPy 2: asarray (lists, scalars, NumPy arrays, buffers),
+zeros/ones/full/empty and their *_like forms, arange, linspace, eye, tril, triu."""
+
+from __future__ import annotations
+
+import array
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import zyxarray as xp
+from tests.helpers import (
+    DTYPES,
+    INTEGER,
+    Input,
+    assert_close,
+    check_against_numpy,
+    inputs,
+    numpy_result,
+    on_devices,
+)
+
+
+# -- asarray ------------------------------------------------------------------------------
+def _nested(shape: tuple[int, ...], leaf: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    if not shape:
+        return leaf
+    return st.lists(_nested(shape[1:], leaf), min_size=shape[0], max_size=shape[0])
+
+
+LEAVES = {
+    "bool": st.booleans(),
+    "int": st.integers(-2**63, 2**63 - 1),
+    "float": st.floats(allow_nan=True, allow_infinity=True),
+    "complex": st.complex_numbers(),
+    "int_and_bool": st.one_of(st.booleans(), st.integers(-100, 100)),
+    "int_and_float": st.one_of(st.integers(-100, 100), st.floats(-1e3, 1e3)),
+}
+
+
+@pytest.mark.parametrize("leaf", sorted(LEAVES))
+@given(data=st.data())
+def test_asarray_from_nested_lists(device: str, leaf: str, data: st.DataObject) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=3))
+    obj = data.draw(_nested(shape, LEAVES[leaf]), label="obj")
+    expected = np.asarray(obj)
+    for dev, x in on_devices(device, lambda d: xp.asarray(obj, device=d)):
+        assert_close(x, expected, what=dev)
+        assert x.device.name == dev
+
+
+@pytest.mark.parametrize("value", [True, False, 0, -7, 2**62, 1.5, -0.0, float("inf"),
+                                   float("nan"), 1 + 2j])
+def test_asarray_from_python_scalars(device: str, value: Any) -> None:
+    x = xp.asarray(value, device=device)
+    assert x.shape == ()
+    assert_close(x, np.asarray(value))
+
+
+@given(data=st.data())
+def test_asarray_from_numpy(device: str, data: st.DataObject) -> None:
+    """Any dtype, any view; the data is copied (later NumPy writes do not show)."""
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+    a = data.draw(inputs(dtype, shape), label="x")
+    source = np.array(a.np)              # writable copy, possibly of a view
+    x = xp.asarray(a.np, device=device)
+    y = xp.asarray(source, device=device)
+    expected = np.array(source)
+    source[...] = np.zeros((), dtype)    # must not change x or y
+    assert_close(x, expected)
+    assert_close(y, expected)
+    # with a dtype conversion, as NumPy's astype would do
+    target = data.draw(st.sampled_from(DTYPES), label="target")
+    assume(np.can_cast(dtype, target, "safe"))
+    assert_close(xp.asarray(a.np, dtype=getattr(xp, target), device=device),
+                 a.np.astype(target))
+
+
+def test_asarray_from_buffers(device: str) -> None:
+    raw = bytes(range(10))
+    assert_close(xp.asarray(raw, device=device), np.frombuffer(raw, np.uint8))
+    assert_close(xp.asarray(bytearray(raw), device=device), np.frombuffer(raw, np.uint8))
+    assert_close(xp.asarray(raw, dtype=xp.int16, device=device), np.frombuffer(raw, np.int16))
+    doubles = array.array("d", [1.5, -2.0, 3.25])
+    assert_close(xp.asarray(doubles, device=device), np.asarray(doubles))
+    assert_close(xp.asarray(memoryview(doubles), device=device), np.asarray(doubles))
+    ints = array.array("i", [1, -2, 3])
+    assert_close(xp.asarray(memoryview(ints), device=device), np.asarray(memoryview(ints)))
+
+
+def test_asarray_of_an_array(device: str) -> None:
+    x = xp.asarray([1, 2, 3], device=device)
+    assert xp.asarray(x) is x
+    assert xp.asarray(x, copy=True) is not x
+    assert_close(xp.asarray(x, dtype=xp.float32), np.array([1, 2, 3], np.float32))
+    with pytest.raises(ValueError):
+        xp.asarray(x, dtype=xp.float32, copy=False)
+    with pytest.raises(ValueError):
+        xp.asarray(np.arange(3), copy=False, device=device)
+
+
+def test_asarray_errors(device: str) -> None:
+    with pytest.raises(OverflowError):
+        xp.asarray(2**64, device=device)
+    with pytest.raises((OverflowError, TypeError)):
+        xp.asarray([1, 2**70], device=device)     # NumPy makes an object array of it
+    with pytest.raises(OverflowError):
+        xp.asarray(300, dtype=xp.uint8, device=device)
+    with pytest.raises(TypeError):
+        xp.asarray(1j, dtype=xp.float64, device=device)
+    with pytest.raises(TypeError):
+        xp.asarray(["a", 1], device=device)
+    with pytest.raises(TypeError):
+        xp.asarray(np.zeros(2, np.float16), device=device)
+    with pytest.raises(ValueError, match="device"):
+        xp.asarray([1], device="no-such-device")
+
+
+# -- filled arrays ------------------------------------------------------------------------
+@given(shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4),
+       dtype=st.sampled_from(DTYPES + (None,)))
+def test_zeros_ones_empty(device: str, shape: tuple[int, ...], dtype: str | None) -> None:
+    d = None if dtype is None else getattr(xp, dtype)
+    nd = np.float64 if dtype is None else dtype
+    for fn, np_fn in ((xp.zeros, np.zeros), (xp.ones, np.ones)):
+        assert_close(fn(shape, dtype=d, device=device), np_fn(shape, nd))
+    e = xp.empty(shape, dtype=d, device=device)
+    assert e.shape == shape and e.dtype == np.dtype(nd)
+    assert e.device.name == device
+    if shape and len(shape) == 1:
+        assert_close(xp.zeros(shape[0], dtype=d, device=device), np.zeros(shape[0], nd))
+
+
+FILL_VALUES = st.one_of(st.booleans(), st.integers(-100, 100), st.floats(-1e3, 1e3),
+                        st.complex_numbers(max_magnitude=1e3))
+
+
+@given(shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
+       value=FILL_VALUES, dtype=st.sampled_from(DTYPES + (None,)))
+def test_full(device: str, shape: tuple[int, ...], value: Any, dtype: str | None) -> None:
+    if dtype is not None:
+        d = np.dtype(dtype)
+        kind_of = {bool: "b", int: "iu", float: "f", complex: "c"}[type(value)]
+        # a value of a higher kind than the dtype is undefined by the standard
+        assume(d.kind in "fc" or (d.kind in "iu" and kind_of in "biu")
+               or (d.kind == "b" and kind_of == "b"))
+        assume(d.kind == "c" or kind_of != "c")
+    def make() -> Any:
+        return xp.full(shape, value, dtype=None if dtype is None else getattr(xp, dtype),
+                       device=device)
+    try:
+        expected = numpy_result(np.full, shape, value, dtype)
+    except OverflowError:
+        with pytest.raises(OverflowError):        # e.g. -1 as uint8
+            make()
+        return
+    assert_close(make(), expected)
+
+
+@given(data=st.data())
+def test_like_functions(device: str, data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3))
+    a = data.draw(inputs(dtype, shape), label="x")
+    x = a.on(device)
+    override = data.draw(st.sampled_from((None,) + DTYPES), label="dtype=")
+    d = None if override is None else getattr(xp, override)
+    nd = dtype if override is None else override
+    assert_close(xp.zeros_like(x, dtype=d), np.zeros_like(a.np, dtype=nd))
+    assert_close(xp.ones_like(x, dtype=d), np.ones_like(a.np, dtype=nd))
+    assert_close(xp.full_like(x, 1, dtype=d), np.full_like(a.np, 1, dtype=nd))
+    e = xp.empty_like(x, dtype=d)
+    assert e.shape == a.np.shape and e.dtype == np.dtype(nd) and e.device.name == device
+    other = "reference" if device != "reference" else "cpu"
+    assert xp.zeros_like(x, device=other).device.name == other
+
+
+# -- ranges ---------------------------------------------------------------------------
+@given(start=st.integers(-50, 50), stop=st.integers(-50, 50) | st.none(),
+       step=st.integers(-7, 7).filter(bool),
+       dtype=st.sampled_from([None, "int8", "int64", "uint16", "float32", "float64"]))
+def test_arange_integers(device: str, start: int, stop: int | None, step: int,
+                         dtype: str | None) -> None:
+    args = (start,) if stop is None else (start, stop, step)
+    try:
+        expected = numpy_result(np.arange, *args, dtype=dtype)
+    except (ValueError, OverflowError):
+        return
+    if dtype in INTEGER and expected.size and (
+            expected.min() < np.iinfo(dtype).min or expected.max() > np.iinfo(dtype).max):
+        return
+    assume(not (dtype in ("uint16",) and (start < 0 or (stop is not None and stop < 0))))
+    x = xp.arange(*args, dtype=None if dtype is None else getattr(xp, dtype), device=device)
+    assert_close(x, expected)
+
+
+@given(start=st.floats(-100, 100), stop=st.floats(-100, 100),
+       step=st.floats(0.01, 10) | st.floats(-10, -0.01),
+       dtype=st.sampled_from([None, "float32"]))
+def test_arange_floats(device: str, start: float, stop: float, step: float,
+                       dtype: str | None) -> None:
+    assume(abs((stop - start) / step) < 2000)
+    expected = np.arange(start, stop, step, dtype=dtype)
+    x = xp.arange(start, stop, step, dtype=None if dtype is None else getattr(xp, dtype),
+                  device=device)
+    # NumPy steps by float32(start + step) - float32(start) in float32 arithmetic, which
+    # drifts by about one float32 ulp of the range per element; zyxarray computes
+    # start + i * step in float64 and rounds once
+    eps = float(np.finfo(np.float32 if dtype else np.float64).eps)
+    scale = max(abs(start), abs(stop), 1.0)
+    assert_close(x, expected, rtol=4 * eps, atol=4 * eps * scale * (expected.size + 1))
+
+
+def test_arange_errors(device: str) -> None:
+    with pytest.raises(ValueError):
+        xp.arange(0, 10, 0, device=device)
+    with pytest.raises(TypeError):
+        xp.arange(1j, device=device)
+
+
+@given(start=st.floats(-100, 100), stop=st.floats(-100, 100), num=st.integers(0, 12),
+       endpoint=st.booleans(),
+       dtype=st.sampled_from([None, "float32", "float64", "int64", "int16", "complex128"]))
+def test_linspace(device: str, start: float, stop: float, num: int, endpoint: bool,
+                  dtype: str | None) -> None:
+    expected = np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+    x = xp.linspace(start, stop, num, endpoint=endpoint,
+                    dtype=None if dtype is None else getattr(xp, dtype), device=device)
+    scale = max(abs(start), abs(stop), 1.0)
+    if dtype in ("int64", "int16"):
+        # NumPy 2 computes in float and rounds toward -inf (floor); a value within a few ulp
+        # of an integer may land on either side, so compare within 1 there
+        assert x.dtype == np.dtype(dtype) and x.shape == expected.shape
+        np.testing.assert_allclose(np.asarray(x), expected, atol=1, rtol=0)
+        exact = np.abs(np.linspace(start, stop, num, endpoint=endpoint) -
+                       np.round(np.linspace(start, stop, num, endpoint=endpoint))) > 1e-9
+        np.testing.assert_array_equal(np.asarray(x)[exact], expected[exact])
+        return
+    rtol = 1e-6 if dtype in ("float32",) else 1e-12
+    assert_close(x, expected, rtol=rtol, atol=scale * rtol)
+
+
+def test_linspace_complex(device: str) -> None:
+    expected = np.linspace(1 + 2j, -3 + 0.5j, 5)
+    assert_close(xp.linspace(1 + 2j, -3 + 0.5j, 5, device=device), expected, rtol=1e-12,
+                 atol=1e-12)
+
+
+@given(n=st.integers(0, 6), m=st.integers(0, 6) | st.none(), k=st.integers(-7, 7),
+       dtype=st.sampled_from([None, "bool", "int32", "float32", "complex64"]))
+def test_eye(device: str, n: int, m: int | None, k: int, dtype: str | None) -> None:
+    x = xp.eye(n, m, k=k, dtype=None if dtype is None else getattr(xp, dtype), device=device)
+    assert_close(x, np.eye(n, m, k=k, dtype=dtype or np.float64))
+
+
+@pytest.mark.parametrize("name", ["tril", "triu"])
+@given(data=st.data())
+def test_tril_triu(device: str, name: str, data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=4, min_side=0, max_side=4))
+    a = data.draw(inputs(dtype, shape), label="x")
+    k = data.draw(st.integers(-5, 5), label="k")
+    check_against_numpy(device, lambda x: getattr(xp, name)(x, k=k),
+                        lambda x: getattr(np, name)(x, k=k), [a], kind="exact")
+
+
+def test_tril_needs_a_matrix(device: str) -> None:
+    with pytest.raises(ValueError, match="tril"):
+        xp.tril(xp.asarray([1, 2], device=device))
+
+
+def test_from_dlpack(device: str) -> None:
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    x = xp.from_dlpack(a, device=device)
+    assert x.device.name == device
+    assert_close(x, a)
+    y = xp.from_dlpack(xp.asarray([1, 2], device=device))
+    assert_close(y, np.array([1, 2]))
+
+
+def test_creation_takes_a_device(device: str) -> None:
+    for x in (xp.asarray([1], device=device), xp.zeros(2, device=device),
+              xp.ones(2, device=device), xp.full(2, 3, device=device),
+              xp.empty(2, device=device), xp.arange(3, device=device),
+              xp.linspace(0, 1, 3, device=device), xp.eye(2, device=device)):
+        assert x.device.name == device
+        assert_close(Input(np.asarray(x), []).on(device), np.asarray(x))

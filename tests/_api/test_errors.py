@@ -1,0 +1,101 @@
+"""Bad calls raise the standard's exceptions with messages that name the function and the
+shapes or dtypes involved (NumPy raises the same exception types)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+
+BINARY = ["add", "subtract", "multiply", "divide", "pow", "maximum", "atan2", "equal", "less",
+          "bitwise_and", "logical_or", "hypot"]
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_broadcast_mismatch_names_function_and_shapes(device: str, name: str) -> None:
+    x = xp.asarray(np.ones((2, 3), np.int32), device=device)
+    y = xp.asarray(np.ones((4,), np.int32), device=device)
+    with pytest.raises(ValueError, match=rf"{name}.*\(2, 3\).*\(4,\)"):
+        getattr(xp, name)(x, y)
+    with pytest.raises(ValueError):
+        getattr(np, {"pow": "power", "atan2": "arctan2"}.get(name, name))(
+            np.ones((2, 3), np.int32), np.ones(4, np.int32))
+
+
+def test_broadcast_mismatch_in_operators_and_where(device: str) -> None:
+    x = xp.asarray(np.ones((2, 3)), device=device)
+    y = xp.asarray(np.ones((3, 2)), device=device)
+    with pytest.raises(ValueError, match=r"\(2, 3\).*\(3, 2\)"):
+        x + y
+    with pytest.raises(ValueError, match="where"):
+        xp.where(x > 0, x, y)
+    with pytest.raises(ValueError):
+        x += xp.asarray(np.ones((2, 2, 3)), device=device)
+
+
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor",
+                                  "bitwise_left_shift", "bitwise_right_shift"])
+def test_bitwise_on_floats_names_function_and_dtype(device: str, name: str) -> None:
+    x = xp.asarray(np.ones(3, np.float32), device=device)
+    with pytest.raises(TypeError, match=rf"{name}.*float32"):
+        getattr(xp, name)(x, x)
+    with pytest.raises(TypeError, match=name):
+        getattr(xp, name)(xp.asarray(np.ones(3, np.int8), device=device), x)
+
+
+def test_uint64_with_signed_names_function_and_dtypes(device: str) -> None:
+    u = xp.asarray(np.ones(3, np.uint64), device=device)
+    for dtype in ("int8", "int16", "int32", "int64"):
+        s = xp.asarray(np.ones(3, dtype), device=device)
+        with pytest.raises(TypeError, match=rf"add.*(uint64.*{dtype}|{dtype}.*uint64)"):
+            xp.add(u, s)
+        with pytest.raises(TypeError, match="uint64"):
+            s * u
+    # with a Python int the array's dtype wins (NEP 50): no error
+    np.testing.assert_array_equal(np.asarray(u + 1), np.full(3, 2, np.uint64))
+
+
+@pytest.mark.parametrize("name,dtype", [("negative", "bool"), ("abs", "bool"),
+                                        ("floor", "complex64"), ("signbit", "int32"),
+                                        ("bitwise_invert", "float64"), ("less", "complex128"),
+                                        ("maximum", "complex64"), ("subtract", "bool")])
+def test_wrong_dtype_category(device: str, name: str, dtype: str) -> None:
+    x = xp.asarray(np.ones(2, dtype), device=device)
+    fn = getattr(xp, name)
+    with pytest.raises(TypeError, match=rf"{name}.*{dtype}"):
+        fn(x) if name not in ("less", "maximum", "subtract") else fn(x, x)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: xp.sum(x, axis=3),
+    lambda x: xp.mean(x, axis=-4),
+    lambda x: xp.max(x, axis=(0, 3)),
+    lambda x: xp.flip(x, axis=5),
+    lambda x: xp.squeeze(x, axis=7),
+    lambda x: xp.expand_dims(x, axis=-5),
+    lambda x: xp.permute_dims(x, (0, 1, 3)),
+    lambda x: xp.any(x, axis=3),
+], ids=["sum", "mean", "max", "flip", "squeeze", "expand_dims", "permute_dims", "any"])
+def test_invalid_axis(device: str, call) -> None:  # type: ignore[no-untyped-def]
+    x = xp.asarray(np.ones((1, 2, 3)), device=device)
+    with pytest.raises((ValueError, IndexError), match=r"axis|axes|permutation"):
+        call(x)
+
+
+def test_unsupported_dtypes_and_devices() -> None:
+    with pytest.raises(TypeError, match="float16"):
+        xp.zeros(3, dtype=np.float16)
+    with pytest.raises(TypeError):
+        xp.zeros(3, dtype="not a dtype")
+    with pytest.raises(ValueError, match="unknown device"):
+        xp.zeros(3, device="tpu:7")
+
+
+def test_non_array_arguments() -> None:
+    with pytest.raises(TypeError, match="sin"):
+        xp.sin([1.0, 2.0])
+    with pytest.raises(TypeError, match="add"):
+        xp.add(1, 2)
+    with pytest.raises(TypeError, match="explain"):
+        xp.explain(np.ones(3))

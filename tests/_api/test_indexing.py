@@ -1,0 +1,222 @@
+"""Basic indexing against NumPy 2: __getitem__ and __setitem__ with integers, slices of any
+step, Ellipsis and None. __setitem__ is a functional update: views taken and results
+computed before it keep their values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import zyxarray as xp
+from tests.helpers import DTYPES, assert_close, elements, inputs, on_devices
+
+
+@given(data=st.data())
+def test_getitem(device: str, data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5))
+    a = data.draw(inputs(dtype, shape), label="x")
+    key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True),
+                    label="key")
+    expected = a.np[key]
+    for dev, y in on_devices(device, lambda d: a.on(d)[key]):
+        assert_close(y, expected, what=f"x[{key!r}] on {dev}")
+        assert_close(xp.where(xp.asarray(True, device=dev), y, y), expected,
+                     what=f"x[{key!r}] read by a kernel on {dev}")
+
+
+def _value(data: st.DataObject, dtype: str, shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """(value for zyxarray, the same for NumPy): a Python scalar of the array's kind, or an
+    array (maybe a view) broadcastable to ``shape`` of a dtype that casts safely."""
+    d = np.dtype(dtype)
+    if data.draw(st.booleans(), label="scalar value"):
+        v = data.draw(elements(dtype), label="value")
+        v = np.asarray(v, dtype).item()
+        return v, v
+    lead = data.draw(st.integers(0, len(shape)), label="value drops leading axes")
+    vshape = tuple(1 if data.draw(st.booleans()) else s for s in shape[lead:])
+    safe = [t for t in DTYPES if np.can_cast(t, d, "safe")]
+    vdtype = data.draw(st.sampled_from(safe), label="value dtype")
+    v = data.draw(inputs(vdtype, vshape), label="value")
+    return v, v.np
+
+
+@given(data=st.data())
+def test_setitem(device: str, data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    a = data.draw(inputs(dtype, shape), label="x")
+    key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True),
+                    label="key")
+    other_key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True),
+                          label="earlier view")
+    value, np_value = _value(data, dtype, a.np[key].shape)
+    expected = np.array(a.np)
+    expected[key] = np_value
+    realize_first = data.draw(st.booleans(), label="realize x first")
+    for dev in dict(on_devices(device, lambda d: d)):
+        x = a.on(dev)
+        if realize_first:
+            np.asarray(x)
+        view = x[other_key]                 # an earlier view
+        pending = xp.where(xp.asarray(True, device=dev), x, x)   # an unrealized result
+        done = xp.where(xp.asarray(True, device=dev), x, x)
+        np.asarray(done)                    # a realized result
+        x[key] = value.on(dev) if hasattr(value, "on") else value
+        assert_close(x, expected, what=f"x[{key!r}] = value on {dev}")
+        assert_close(view, a.np[other_key], what=f"a view taken before, on {dev}")
+        assert_close(pending, a.np, what=f"a pending result computed before, on {dev}")
+        assert_close(done, a.np, what=f"a realized result computed before, on {dev}")
+
+
+@given(data=st.data())
+def test_setitem_sequence(device: str, data: st.DataObject) -> None:
+    """Several updates in a row (each reads the previous), then reductions of the result."""
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    base = data.draw(hnp.arrays(np.int32, shape, elements=st.integers(-100, 100)))
+    keys = data.draw(st.lists(hnp.basic_indices(shape, allow_ellipsis=True), min_size=1,
+                              max_size=3), label="keys")
+    expected = base.copy()
+    for i, key in enumerate(keys):
+        expected[key] = expected[key] * 2 + i
+    for dev, x in on_devices(device, lambda d: xp.asarray(base, device=d)):
+        snapshots = []
+        for i, key in enumerate(keys):
+            snapshots.append(x)
+            x[key] = x[key] * 2 + i
+        assert_close(x, expected, what=dev)
+        assert_close(xp.sum(x, axis=0), expected.sum(axis=0), what=dev)
+        # ``snapshots`` hold the same Array object: in-place semantics, like NumPy
+        assert all(s is x for s in snapshots)
+
+
+def test_setitem_does_not_touch_other_arrays(device: str) -> None:
+    base = np.arange(12, dtype=np.float64).reshape(3, 4)
+    x = xp.asarray(base, device=device)
+    y = x                       # the same object: sees the update, as in NumPy
+    row = x[1]                  # a view: keeps the old values (functional update)
+    twice = x * 2
+    x[1, ::-2] = -1.0
+    want = base.copy()
+    want[1, ::-2] = -1.0
+    assert_close(x, want)
+    assert_close(y, want)
+    assert_close(row, base[1])
+    assert_close(twice, base * 2)
+    x[...] = 0
+    assert_close(x, np.zeros((3, 4)))
+    assert_close(row, base[1])
+
+
+def test_index_errors(device: str) -> None:
+    x = xp.asarray(np.zeros((2, 3)), device=device)
+    for key in (2, -3, (0, 3), (0, 0, 0), (..., ...), 1.0, "a"):
+        with pytest.raises(IndexError):
+            x[key]
+        with pytest.raises(IndexError):
+            np.zeros((2, 3))[key]
+    with pytest.raises(IndexError):
+        x[np.array([0.5])]                 # float arrays are no indices
+    with pytest.raises(IndexError):
+        x[[0, 5]]                          # out of bounds in an index array
+    with pytest.raises(ValueError):
+        x[0] = xp.asarray(np.zeros(4), device=device)
+    with pytest.raises(IndexError):
+        x[2] = 1.0
+
+
+@st.composite
+def _advanced_key(draw: st.DrawFn, shape: tuple[int, ...]) -> Any:
+    """Integer arrays (one per axis, broadcast together), an integer array with a slice,
+    a boolean mask of the whole shape, or a mask of the first axis with a reversed slice."""
+    kind = draw(st.sampled_from(["ints", "int+slice", "mask", "mask+slice"]))
+    if kind == "ints":
+        return draw(hnp.integer_array_indices(
+            shape, result_shape=hnp.array_shapes(min_dims=0, max_dims=2, max_side=3)))
+    if kind == "int+slice":
+        idx = draw(hnp.arrays(np.int64, draw(hnp.array_shapes(max_dims=2, max_side=3)),
+                              elements=st.integers(-shape[0], shape[0] - 1)))
+        return (idx, slice(None, None, -1)) if len(shape) > 1 else (idx,)
+    if kind == "mask":
+        return draw(hnp.arrays(np.bool_, shape))
+    mask = draw(hnp.arrays(np.bool_, shape[:1]))
+    return (mask, slice(None, None, -2)) if len(shape) > 1 else (mask,)
+
+
+def _on(key: Any, device: str, as_arrays: bool) -> Any:
+    if not as_arrays:
+        return key
+    keys = key if isinstance(key, tuple) else (key,)
+    out = tuple(xp.asarray(k, device=device) if isinstance(k, np.ndarray) else k
+                for k in keys)
+    return out if isinstance(key, tuple) else out[0]
+
+
+@given(data=st.data())
+def test_advanced_indexing(device: str, data: st.DataObject) -> None:
+    """Integer-array and boolean-mask keys (as NumPy arrays or zyxarray arrays), reading
+    and writing a scalar, against NumPy; an earlier view keeps its values."""
+    dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    a = data.draw(inputs(dtype, shape), label="x")
+    key = data.draw(_advanced_key(shape), label="key")
+    as_arrays = data.draw(st.booleans(), label="keys as zyxarray arrays")
+    value = np.asarray(data.draw(elements(dtype), label="value"), dtype).item()
+    expected = np.array(a.np)
+    expected[key] = value
+    for dev in dict(on_devices(device, lambda d: d)):
+        x = a.on(dev)
+        assert_close(x[_on(key, dev, as_arrays)], a.np[key], what=f"x[key] on {dev}")
+        before = x[...]
+        x[_on(key, dev, as_arrays)] = value
+        assert_close(x, expected, what=f"x[key] = value on {dev}")
+        assert_close(before, a.np, what=f"a view taken before, on {dev}")
+
+
+def test_zero_d_array_as_index(device: str) -> None:
+    x = xp.asarray(np.arange(5) * 10, device=device)
+    i = xp.asarray(3, device=device)
+    assert_close(x[i], np.asarray(30))
+    assert int(x[xp.asarray(-1, device=device)]) == 40
+
+
+def test_setitem_into_an_exclusive_buffer(device: str) -> None:
+    """A realized array that nothing else refers to may be written in place; the values
+    must be those of the functional update, also when the value reads the same array."""
+    base = np.arange(20, dtype=np.int64).reshape(4, 5)
+    x = xp.asarray(base, device=device) * 1
+    np.asarray(x)
+    want = base.copy()
+    for i in range(4):
+        x[i, i] = -i
+        want[i, i] = -i
+    assert_close(x, want)
+    x[1:, :] = x[:-1, :]                # overlapping source and destination
+    want[1:, :] = want[:-1, :].copy()
+    assert_close(x, want)
+    x[:, ::-1] = x                      # a reversed copy of itself
+    want[:, ::-1] = want.copy()
+    assert_close(x, want)
+    x[0] = x[0] * 10 + x[3]
+    want[0] = want[0] * 10 + want[3]
+    assert_close(x, want)
+
+
+def test_setitem_does_not_write_through_shared_nodes(device: str) -> None:
+    """Arrays that share a node (asarray(copy=True), astype to the same dtype) are distinct
+    arrays: writing one must not change the other, nor a host copy taken before."""
+    base = np.arange(6, dtype=np.float32)
+    x = xp.asarray(base, device=device) + 0
+    np.asarray(x)
+    host = np.asarray(x)
+    for make in (lambda a: xp.asarray(a, copy=True), lambda a: xp.astype(a, a.dtype)):
+        y = make(x)
+        y[0] = 99.0
+        assert float(y[0]) == 99.0
+        assert_close(x, base)
+    assert_close(host, base)

@@ -1,0 +1,82 @@
+"""The on-disk kernel cache: a second process running the same computation with the same
+ZYXARRAY_CACHE_DIR compiles nothing; keys are stable; entries are written atomically."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import child_env
+from zyxarray._devices import cache, registry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import numpy as np, zyxarray as xp
+from zyxarray._devices import registry
+x = xp.asarray(np.arange(12.0).reshape(3, 4), device="cpu")
+y = xp.sum(xp.exp(x.T) * 2 - 1, axis=1) + xp.max(x)
+z = xp.where(x > 5, x, -x)[::-1, 1:]
+print(np.asarray(y).tolist(), np.asarray(z).tolist())
+print("COMPILES", registry.get("cpu").compiles)
+"""
+
+
+def _child(cache_dir: Path) -> tuple[str, int]:
+    env = child_env(ROOT, ZYXARRAY_CACHE_DIR=str(cache_dir))
+    env.pop("ZYXARRAY_DISK_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    values, count = out.stdout.strip().rsplit("\n", 1)
+    return values, int(count.split()[1])
+
+
+@pytest.mark.skipif("cpu" not in registry.devices(), reason="no cpu device")
+def test_second_process_compiles_nothing(tmp_path: Path) -> None:
+    first_values, first = _child(tmp_path)
+    assert first > 0, "the first process compiles its kernels"
+    assert list((tmp_path / "cpu").glob("*.so")), "and stores them in ZYXARRAY_CACHE_DIR"
+    second_values, second = _child(tmp_path)
+    assert second == 0, f"the second process compiled {second} kernel(s)"
+    assert second_values == first_values
+    assert not [p for p in (tmp_path / "cpu").iterdir() if p.name.startswith(".tmp-")], \
+        "no temporary files are left behind"
+
+
+@pytest.mark.skipif("cpu" not in registry.devices(), reason="no cpu device")
+def test_corrupt_entries_are_recompiled(tmp_path: Path) -> None:
+    values, _ = _child(tmp_path)
+    entries = sorted((tmp_path / "cpu").glob("*.so"))
+    assert entries
+    entries[0].write_bytes(b"not a shared object")           # a damaged entry
+    entries[-1].write_bytes(entries[-1].read_bytes()[:100])   # a truncated one
+    again, compiled = _child(tmp_path)
+    assert again == values
+    assert compiled == len({entries[0], entries[-1]})
+    _, third = _child(tmp_path)
+    assert third == 0, "the recompiled entries replaced the damaged ones"
+
+
+def test_key_is_stable_and_separates_parts() -> None:
+    assert cache.key("a", "b") == cache.key("a", "b")
+    assert cache.key("a", "b") != cache.key("ab", "")
+    assert cache.key("a", b"b") == cache.key("a", "b")
+    assert len(cache.key("x")) == 40
+
+
+def test_store_is_atomic_and_lookup_finds_it(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZYXARRAY_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("ZYXARRAY_DISK_CACHE", raising=False)
+    digest = cache.key("test entry")
+    assert cache.lookup("unit", digest, ".bin") is None
+    final = cache.store_bytes("unit", digest, ".bin", b"payload")
+    assert final == tmp_path / "unit" / f"{digest}.bin"
+    assert cache.lookup("unit", digest, ".bin") == final and final.read_bytes() == b"payload"
+    assert [p.name for p in (tmp_path / "unit").iterdir()] == [final.name]
+    monkeypatch.setenv("ZYXARRAY_DISK_CACHE", "0")
+    assert not cache.enabled() and cache.lookup("unit", digest, ".bin") is None

@@ -1,0 +1,65 @@
+"""Lowering: one compiled kernel per *structure*, not per shape (ARCHITECTURE.md, decision
+2). Sizes, strides, offsets and constants are arguments, so new shapes of a known structure
+cost no compile."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import zyxarray as xp
+from tests.helpers import assert_close
+from zyxarray._lazy import realize
+
+
+def _compiles() -> int:
+    return realize.stats["compiles"]
+
+
+def test_new_shapes_of_one_structure_compile_once(device: str) -> None:
+    def f(x: xp.Array) -> xp.Array:
+        return xp.tanh(x * 0.37) - x          # an expression no other test builds
+
+    results = []
+    for shape in [(7,), (3, 5), (2, 3, 4), (1000,), (0,), (1, 1, 9)]:
+        a = np.linspace(-2, 2, int(np.prod(shape))).reshape(shape)
+        results.append((f(xp.asarray(a, device=device)), np.tanh(a * 0.37) - a))
+    before = None
+    for i, (x, want) in enumerate(results):
+        np.asarray(x)
+        if i == 0:
+            before = _compiles()
+        assert_close(x, want, rtol=1e-12, atol=1e-15)
+    assert _compiles() == before, "contiguous shapes of any rank share one kernel"
+
+
+def test_constants_are_arguments(device: str) -> None:
+    x = xp.asarray(np.arange(10.0), device=device)
+    np.asarray(xp.exp(x) * 0.123 + 4.5)
+    before = _compiles()
+    for c in (1.0, -2.5, 1e10, 0.0):
+        y = xp.exp(x) * c + (c * 2)
+        assert_close(y, np.exp(np.arange(10.0)) * c + c * 2, rtol=1e-12)
+    assert _compiles() == before
+
+
+def test_slices_with_other_offsets_and_steps_reuse_the_kernel(device: str) -> None:
+    base = np.arange(200.0).reshape(10, 20)
+    x = xp.asarray(base, device=device)
+    np.asarray(xp.sqrt(x[1:5, 2:18:3]))
+    before = _compiles()
+    # (keys whose rows do not merge into one axis: step * count != 20, the row stride; a
+    # merged pair of axes is another structure, of lower rank)
+    for key in [(slice(0, 9), slice(1, 20, 3)), (slice(3, 10), slice(0, 19, 6)),
+                (slice(2, 4), slice(4, 16, 4)), (slice(9, 0, -2), slice(19, 0, -7))]:
+        assert_close(xp.sqrt(x[key]), np.sqrt(base[key]), rtol=1e-15)
+    assert _compiles() == before
+
+
+def test_reductions_of_any_length_reuse_the_kernel(device: str) -> None:
+    np.asarray(xp.sum(xp.asarray(np.ones((3, 7)), device=device) * 3, axis=1))
+    before = _compiles()
+    for shape in [(5, 11), (2, 2), (40, 3), (2, 100)]:     # (a size-1 axis would be dropped)
+        a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+        assert_close(xp.sum(xp.asarray(a, device=device) * 3, axis=1), (a * 3).sum(axis=1),
+                     rtol=1e-12)
+    assert _compiles() == before

@@ -1,0 +1,117 @@
+"""Fusion, seen through explain(): how many kernels an expression becomes, and that values
+stay right when fused. Counts are upper bounds the architecture promises (ARCHITECTURE.md,
+decision 3); every case also checks the values against NumPy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import zyxarray as xp
+from tests.helpers import assert_close
+from zyxarray._lazy import realize
+
+RNG = np.random.default_rng(7)
+ROWS = RNG.standard_normal((6, 33))
+
+
+def _chain(x: Any, lib: Any) -> Any:
+    """Ten elementwise operations."""
+    y = lib.sin(x) * 1.5          # 2
+    y = y + x                     # 3
+    y = lib.exp(-y * y)           # 6 (negative, multiply, exp)
+    y = lib.sqrt(y + 2.0)         # 8
+    return lib.maximum(y, 0.5) - x  # 10
+
+
+def test_elementwise_chain_is_one_kernel(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    y = _chain(x, xp)
+    assert len(xp.explain(y)) == 1
+    assert_close(y, _chain(ROWS, np), rtol=1e-12, atol=1e-12)
+
+
+def test_views_in_a_chain_are_index_math(device: str) -> None:
+    """Transposes, reversed and stepped slices, reshapes and broadcasts cost no kernel."""
+    x = xp.asarray(ROWS, device=device)
+    y = (x.T[::-2, 1:] * 2)[..., None] + xp.reshape(x[:3, :2], (1, 6, 1))[:, :1]
+    z = y[::-1] - 1
+    want = (ROWS.T[::-2, 1:] * 2)[..., None] + np.reshape(ROWS[:3, :2], (1, 6, 1))[:, :1]
+    assert len(xp.explain(z)) == 1
+    assert_close(z, want[::-1] - 1, rtol=1e-15)
+
+
+def test_sum_of_a_chain_is_one_kernel(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    for axis in (None, 0, 1):
+        s = xp.sum(_chain(x, xp), axis=axis)
+        assert len(xp.explain(s)) == 1, axis
+        assert_close(s, np.sum(_chain(ROWS, np), axis=axis), rtol=1e-12, atol=1e-12)
+
+
+def test_reduction_with_elementwise_consumer_is_one_kernel(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    y = xp.sqrt(xp.sum(x * x, axis=1)) + 1
+    assert len(xp.explain(y)) == 1
+    assert_close(y, np.sqrt(np.sum(ROWS * ROWS, axis=1)) + 1, rtol=1e-12)
+
+
+def _softmax(x: Any, lib: Any) -> Any:
+    e = lib.exp(x - lib.max(x, axis=1, keepdims=True))
+    return e / lib.sum(e, axis=1, keepdims=True)
+
+
+def test_softmax_is_at_most_two_kernels(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    y = _softmax(x, xp)
+    assert len(xp.explain(y)) <= 2
+    assert_close(y, _softmax(ROWS, np), rtol=1e-12, atol=1e-15)
+
+
+def _layernorm(x: Any, lib: Any) -> Any:
+    m = lib.mean(x, axis=-1, keepdims=True)
+    v = lib.var(x, axis=-1, keepdims=True)
+    return (x - m) / lib.sqrt(v + 1e-5)
+
+
+def test_layernorm_is_at_most_two_kernels(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    y = _layernorm(x, xp)
+    assert len(xp.explain(y)) <= 2
+    assert_close(y, _layernorm(ROWS, np), rtol=1e-10, atol=1e-12)
+
+
+def test_shared_subexpression_is_not_recomputed_into_two_kernels(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    a = xp.exp(x)
+    y = a * a + a
+    assert len(xp.explain(y)) == 1
+    assert_close(y, np.exp(ROWS) ** 2 + np.exp(ROWS), rtol=1e-12)
+
+
+def test_nothing_is_computed_twice(device: str) -> None:
+    x = xp.asarray(ROWS, device=device)
+    y = _chain(x, xp)
+    np.asarray(y)
+    assert len(xp.explain(y)) == 0
+    assert len(xp.explain(y + 1)) == 1
+    launches = realize.stats["kernels"]
+    np.asarray(y)
+    float(y[0, 0])
+    y.tolist()
+    assert realize.stats["kernels"] == launches, "observing a realized array runs nothing"
+    z = y + 1
+    np.asarray(z)
+    assert realize.stats["kernels"] == launches + 1, "y + 1 must reuse y's buffer"
+    assert_close(z, _chain(ROWS, np) + 1, rtol=1e-12, atol=1e-12)
+
+
+def test_realizing_a_consumer_keeps_shared_producers_once(device: str) -> None:
+    """Two consumers of one pending reduction: realizing both computes it at most once."""
+    x = xp.asarray(ROWS, device=device)
+    s = xp.sum(x, axis=1, keepdims=True)
+    a, b = x - s, x * s
+    assert len(xp.explain(a, b)) <= 3
+    assert_close(a, ROWS - ROWS.sum(axis=1, keepdims=True), rtol=1e-12, atol=1e-12)
+    assert_close(b, ROWS * ROWS.sum(axis=1, keepdims=True), rtol=1e-12, atol=1e-12)

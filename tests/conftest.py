@@ -1,0 +1,92 @@
+"""Shared test setup: the ``device`` fixture, a private kernel cache, hypothesis profiles.
+
+Every backend test takes the ``device`` fixture, which runs it once per available device
+(``registry.devices()``), with the device's name in the test id. ``ZYXARRAY_TEST_DEVICES``
+(comma-separated kinds or names, e.g. ``cpu`` or ``reference,opencl:0``) narrows the set.
+
+Hypothesis profiles (``--hypothesis-profile NAME``): ``zyxarray`` (the default, sized so the
+whole suite runs in a few minutes on two cores: every new kernel structure costs a C
+compile) and ``thorough`` (300 examples, for a nightly run). Tests parametrized over many
+functions use ``tests.helpers.scaled`` fractions of the profile's count.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from zyxarray import _env
+
+settings.register_profile(
+    "zyxarray", max_examples=25, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.function_scoped_fixture])
+settings.register_profile(
+    "thorough", parent=settings.get_profile("zyxarray"), max_examples=300)
+settings.load_profile("zyxarray")
+
+_own_cache_dir: str | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep compiled kernels in a session directory, not the user's cache."""
+    global _own_cache_dir
+    # third-party noise (libcst, pulled in by hypothesis' plugin) that says nothing about us
+    config.addinivalue_line("filterwarnings",
+                            "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
+    if not os.environ.get(_env.CACHE_DIR):
+        _own_cache_dir = tempfile.mkdtemp(prefix="zyxarray-test-cache-")
+        os.environ[_env.CACHE_DIR] = _own_cache_dir
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _own_cache_dir is not None:
+        shutil.rmtree(_own_cache_dir, ignore_errors=True)
+
+
+def selected_devices() -> list[str]:
+    """The devices the backend tests run on: all available, narrowed by the environment."""
+    from zyxarray._devices import registry
+
+    names = list(registry.devices())
+    wanted = _env.get(_env.TEST_DEVICES)
+    if not wanted:
+        return names
+    picks = [w.strip().lower() for w in wanted.split(",") if w.strip()]
+    chosen = [n for n in names if n in picks or n.split(":")[0] in picks]
+    if not chosen:
+        raise pytest.UsageError(f"{_env.TEST_DEVICES}={wanted!r} matches no available device "
+                                f"(available: {', '.join(names)})")
+    return chosen
+
+
+@pytest.fixture
+def device(request: pytest.FixtureRequest) -> str:
+    """The name of one available device (the test runs once per device)."""
+    return request.param
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # Parametrizing here (not with fixture params) keeps discovery lazy: the registry is
+    # consulted after pytest_configure has pointed the kernel cache at the session dir.
+    if "device" in metafunc.fixturenames:
+        names = selected_devices()
+        metafunc.parametrize("device", names, ids=names, indirect=True)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many kernels the session compiled: the suite's running time is mostly compiles."""
+    import sys
+    if "zyxarray._devices.registry" not in sys.modules:
+        return
+    from zyxarray._devices import registry
+    from zyxarray._lazy.realize import stats
+    compiles = {name: getattr(dev, "compiles", None) for name, dev in registry.devices().items()}
+    counted = ", ".join(f"{n}: {c}" for n, c in compiles.items() if c is not None)
+    terminalreporter.write_line(f"zyxarray: {stats.get('kernels', 0)} kernel launches; "
+                                f"compiler invocations: {counted or 'none'}")
