@@ -401,8 +401,11 @@ class CStyleRenderer:
                 emit(f"for (int l = 0; l < {lanes}; l++) {v}[l] = {init};")
             elif op is Op.ACC_UPDATE:
                 acc = ins[x.srcs[0]]
-                cur = f"{a[0]}[{a[1]}]"
-                emit(f"{cur} = {self._combine(acc, cur, a[2])};")
+                # read the lane once into a local: select chains on array elements (max/min)
+                # do not vectorize, on a scalar they do
+                t = self.ctype(acc.dtype)  # type: ignore[arg-type]
+                emit(f"{{ const {t} c = {a[0]}[{a[1]}]; "
+                     f"{a[0]}[{a[1]}] = {self._combine(acc, 'c', a[2])}; }}")
             elif op is Op.ACC_GET:
                 emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
             elif op is Op.ACC_RESULT:
