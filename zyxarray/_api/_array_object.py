@@ -450,7 +450,13 @@ class Array:
 
 def _shared_host_view(node: g.Node) -> np.ndarray | None:
     """A NumPy array over the node's device memory (writable, shared), or None."""
+    if node.size == 0:
+        return np.empty(node.shape, node.dtype)
     base = node.base()
+    if base.op == "CONST":
+        # a broadcast scalar has no memory of its own: give it some, then share that
+        node = g.from_host(to_host(node), node.device)
+        base = node
     realize(base)
     host_array = getattr(base.device, "host_array", None)
     if base.buffer is None or host_array is None:

@@ -100,22 +100,27 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
     template: list[tuple] = []
     nodes: list[g.Node] = []
     dummy: list[Any] = []
+    masks: list[Any] = []      # the key with masks kept as (empty) masks, for NumPy's checks
     for k in items:
         if k is None:
             template.append(("n",))
             dummy.append(None)
+            masks.append(None)
         elif k is Ellipsis:
             template.append(("e",))
             dummy.append(Ellipsis)
+            masks.append(Ellipsis)
         elif isinstance(k, slice):
             template.append(("s", k.start, k.stop, k.step))
             dummy.append(k)
+            masks.append(k)
         elif _is_array_key(k):
             arr = k if isinstance(k, Array) else asarray(np.asarray(k), device=x.device)
             if arr.device is not x.device:
                 raise ValueError(f"{name}: index array is on {arr.device.name}, the array on "
                                  f"{x.device.name}")
             if arr.dtype.kind == "b":
+                masks.append(np.zeros(arr.shape, np.bool_))
                 # a mask: its True positions, one integer array per axis it covers
                 for idx in np.nonzero(arr._host()):
                     nodes.append(asarray(np.asarray(idx, np.int64), device=x.device)._node)
@@ -130,6 +135,7 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
             # host keys are known now: NumPy checks their bounds here, not at observation
             dummy.append(np.zeros(arr.shape, np.intp) if isinstance(k, Array) else
                          np.asarray(k).astype(np.intp))
+            masks.append(dummy[-1])
         else:
             try:
                 i = operator.index(k)
@@ -138,7 +144,10 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
                                  f"or boolean arrays are valid indices, got {k!r}") from None
             template.append(("i", i))
             dummy.append(i)
+            masks.append(i)
     try:
+        # masks as masks first: NumPy checks that each covers the axes it indexes
+        np.broadcast_to(np.empty((), np.bool_), x.shape)[tuple(masks)]
         shape = np.broadcast_to(np.empty((), np.bool_), x.shape)[tuple(dummy)].shape
     except IndexError as e:
         raise IndexError(f"{name}: {e} (array of shape {x.shape})") from None

@@ -78,9 +78,9 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Array:
     device = device_of("isin", (x1, x2))
     if not isinstance(x1, Array) and not isinstance(x2, Array):
         raise TypeError("isin: at least one argument must be an array")
-    a = x1 if isinstance(x1, Array) else asarray(x1, device=device)
-    b = x2 if isinstance(x2, Array) else asarray(x2, device=device)
-    common = dt.result_type_of(a, b, where="isin")
+    common = dt.result_type_of(x1, x2, where="isin")   # a Python scalar counts weakly
+    a = x1 if isinstance(x1, Array) else asarray(x1, dtype=common, device=device)
+    b = x2 if isinstance(x2, Array) else asarray(x2, dtype=common, device=device)
     node = g.library("isin", (g.cast(a._node, common.np), g.cast(b._node, common.np)),
                      {"invert": bool(invert)}, np.bool_, a.shape)
     if a.ndim == 0:
