@@ -87,6 +87,14 @@ _FLOAT_HELPERS = {
   if (d <= 0) return b + {LOG1P}({EXP}(d));
   return d;
 }}""",
+    # c ? a : b through bit masks: gcc makes a floating-point ?: a branch (with the default
+    # -ftrapping-math it will not compute both sides), and a branch stops vectorization
+    "select": """static inline {T} zx_select_{S}(_Bool c, {T} a, {T} b) {{
+  union {{ {T} f; {U} u; }} pa = {{a}}, pb = {{b}}, r;
+  {U} m = ({U})0 - ({U})c;
+  r.u = (pa.u & m) | (pb.u & ~m);
+  return r.f;
+}}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
@@ -100,6 +108,14 @@ _COMPLEX_HELPERS = {
     "le": """static inline _Bool zx_le_{S}({T} a, {T} b) {{
   {R} ar = creal{F}(a), br = creal{F}(b), ai = cimag{F}(a), bi = cimag{F}(b);
   return ar < br || (ar == br && ai <= bi);
+}}""",
+    # c ? a : b through bit masks: gcc makes a floating-point ?: a branch (with the default
+    # -ftrapping-math it will not compute both sides), and a branch stops vectorization
+    "select": """static inline {T} zx_select_{S}(_Bool c, {T} a, {T} b) {{
+  union {{ {T} f; {U} u; }} pa = {{a}}, pb = {{b}}, r;
+  {U} m = ({U})0 - ({U})c;
+  r.u = (pa.u & m) | (pb.u & ~m);
+  return r.f;
 }}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   {R} m = cabs{F}(a);
@@ -199,6 +215,7 @@ class CStyleRenderer:
                                              SIGNED=int(d.kind == "i"))
         elif d.kind == "f":
             text = _FLOAT_HELPERS[kind].format(T=t, S=s, F="f" if d == np.float32 else "",
+                                               U="uint32_t" if d == np.float32 else "uint64_t",
                                                LOG1P=self.math("log1p", d),
                                                EXP=self.math("exp", d))
         else:
@@ -234,6 +251,8 @@ class CStyleRenderer:
         if kind == "c":
             self._uses_complex = True
         if op is Op.WHERE:
+            if d is not None and d.kind == "f":
+                return f"{self.helper('select', d)}({a[0]}, {a[1]}, {a[2]})"
             return f"({a[0]} ? {a[1]} : {a[2]})"
         if op in (Op.ADD, Op.SUB, Op.MUL):
             sym = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*"}[op]
