@@ -109,14 +109,6 @@ _COMPLEX_HELPERS = {
   {R} ar = creal{F}(a), br = creal{F}(b), ai = cimag{F}(a), bi = cimag{F}(b);
   return ar < br || (ar == br && ai <= bi);
 }}""",
-    # c ? a : b through bit masks: gcc makes a floating-point ?: a branch (with the default
-    # -ftrapping-math it will not compute both sides), and a branch stops vectorization
-    "select": """static inline {T} zx_select_{S}(_Bool c, {T} a, {T} b) {{
-  union {{ {T} f; {U} u; }} pa = {{a}}, pb = {{b}}, r;
-  {U} m = ({U})0 - ({U})c;
-  r.u = (pa.u & m) | (pb.u & ~m);
-  return r.f;
-}}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   {R} m = cabs{F}(a);
   if (m != m) return CMPLX{FU}(NAN, NAN);
