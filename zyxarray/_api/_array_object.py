@@ -10,7 +10,6 @@ Laziness is invisible: every observation (repr, bool/int/float/complex/index, le
 from __future__ import annotations
 
 import builtins
-import operator
 import sys
 from typing import Any
 
@@ -490,5 +489,3 @@ def asarray_operand(x: Any, like: Array | None = None) -> Array:
     from ._creation_functions import asarray
     return asarray(x, device=like.device if like is not None else None)
 
-
-_ = operator  # kept for the reflected-operator helpers that use it

@@ -19,7 +19,6 @@ only when an instruction needs them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import numpy as np
 
@@ -27,7 +26,7 @@ try:
     from . import c_math
 except ImportError:  # the math helpers module is being written; libm serves meanwhile
     c_math = None  # type: ignore[assignment]
-from .ir import BOOL, INDEX, Instr, Kernel, Op
+from .ir import BOOL, Instr, Kernel, Op, identity
 
 # Integer helpers with NumPy's semantics (no traps: x86 faults on INT_MIN / -1 and on x / 0).
 _INT_HELPERS = {
@@ -442,9 +441,4 @@ class CStyleRenderer:
 
 
 def _identity(op_name: str, dtype: np.dtype) -> object:
-    from .ir import identity
     return identity(Op(op_name), dtype)
-
-
-RendererFactory = Callable[[], CStyleRenderer]
-__all__ = ["INDEX", "CStyleRenderer"]
