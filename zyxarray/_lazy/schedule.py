@@ -50,6 +50,7 @@ class KernelPlan:
     needs: list[Node] = field(default_factory=list)        # unrealized nodes it loads
     out_view: ShapeTracker | None = None   # where the output goes (SETITEM's region)
     into: bool = False                     # write into the output's existing buffer
+    domain_fixed: bool = False             # no reduction met in the walk may change the domain
 
     @property
     def out_st(self) -> ShapeTracker:
@@ -137,7 +138,7 @@ class _Builder:
         if node.op == "REDUCE":
             op, axes = node.arg
             src = node.srcs[0]
-            if not plan.axes and plan.full and not plan.exprs_have_reduce:  # type: ignore
+            if not plan.axes and plan.full and not plan.domain_fixed:
                 # the first reduction decides the domain
                 if _reads_whole(st, plan.domain, node.shape):
                     raise _Restart(src.shape, axes)
@@ -178,8 +179,8 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
         domain, axes, full = root.shape, (), True
     while True:
         plan = KernelPlan(node, tuple(domain), tuple(axes), full, out_view=out_view,
-                          into=out_view is not None)
-        plan.exprs_have_reduce = root.op == "REDUCE" or out_view is not None  # type: ignore
+                          into=out_view is not None,
+                          domain_fixed=root.op == "REDUCE" or out_view is not None)
         b = _Builder(plan, materialize, root)
         try:
             start = plan.out_st if out_view is None else (View.contiguous(domain),)
