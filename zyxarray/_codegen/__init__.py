@@ -15,4 +15,10 @@ def render(kernel: Kernel, language: str) -> str:
     if language == "c":
         from .c import CRenderer
         return CRenderer().render(kernel)
+    if language == "opencl":
+        from .opencl import OpenCLRenderer
+        return OpenCLRenderer().render(kernel)
+    if language == "cuda":
+        from .cuda import CUDARenderer
+        return CUDARenderer().render(kernel)
     raise ValueError(f"no renderer for language {language!r}")

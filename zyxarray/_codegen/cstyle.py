@@ -28,6 +28,18 @@ except ImportError:  # the math helpers module is being written; libm serves mea
     c_math = None  # type: ignore[assignment]
 from .ir import BOOL, Instr, Kernel, Op, identity
 
+#: IR ops on complex operands -> the name of their vector-complex helper (``complex_vec``)
+_VECTOR_COMPLEX = {
+    Op.ADD: "add", Op.SUB: "sub", Op.MUL: "mul", Op.DIV: "div", Op.NEG: "neg",
+    Op.CONJ: "conj", Op.POW: "pow", Op.ABS: "abs", Op.SIGN: "sign", Op.ISNAN: "isnan",
+    Op.ISINF: "isinf", Op.ISFINITE: "isfinite", Op.CMPEQ: "eq", Op.CMPNE: "ne",
+    Op.CMPLT: "lt", Op.CMPLE: "le", Op.MAX: "max", Op.MIN: "min", Op.ROUND: "round",
+    Op.EXP: "exp", Op.EXPM1: "expm1", Op.LOG: "log", Op.LOG1P: "log1p", Op.LOG2: "log2",
+    Op.LOG10: "log10", Op.SQRT: "sqrt", Op.SIN: "sin", Op.COS: "cos", Op.TAN: "tan",
+    Op.SINH: "sinh", Op.COSH: "cosh", Op.TANH: "tanh", Op.ASIN: "asin", Op.ACOS: "acos",
+    Op.ATAN: "atan", Op.ASINH: "asinh", Op.ACOSH: "acosh", Op.ATANH: "atanh",
+}
+
 # Integer helpers with NumPy's semantics (no traps: x86 faults on INT_MIN / -1 and on x / 0).
 _INT_HELPERS = {
     "floordiv": """static inline {T} zx_floordiv_{S}({T} a, {T} b) {{
@@ -150,11 +162,19 @@ class CStyleRenderer:
     restrict = "restrict"
     headers = ("#include <stdint.h>", "#include <math.h>")
     complex_headers = ("#include <complex.h>",)
+    fn_prefix = "static inline"   # how helper functions are declared
+    bitmask_select = True         # float ``where`` through bit masks (vectorizes on CPUs)
+    vector_complex = False        # complex as float2/double2 with helpers (no C99 complex)
+    vector_make = "{vec}({0}, {1})"   # constructor of a two-component vector
+    use_c_math = True             # our vectorizable exp/log/... (CPU); else the builtins
+    float_header = "#include <float.h>"   # where FLT_MAX and DBL_MAX come from
 
     def __init__(self) -> None:
         self._helpers: dict[str, str] = {}
         self._math: set[tuple[str, str]] = set()
         self._uses_complex = False
+        self._complex_fns: dict[str, set[str]] = {}    # part type -> vector-complex helpers
+        self._shared: list[str] = []                   # work-group memory declarations
 
     # -- types --------------------------------------------------------------------------------
     def ctype(self, dtype: np.dtype) -> str:
@@ -177,8 +197,11 @@ class CStyleRenderer:
         if d.kind == "f":
             return self._float_literal(float(value), d)  # type: ignore[arg-type]
         c = complex(value)  # type: ignore[arg-type]
-        self._uses_complex = True   # CMPLX/CMPLXF come from <complex.h>
         part = np.dtype(np.float32 if d == np.complex64 else np.float64)
+        if self.vector_complex:
+            return self.make_complex(self._float_literal(c.real, part),
+                                     self._float_literal(c.imag, part), d)
+        self._uses_complex = True   # CMPLX/CMPLXF come from <complex.h>
         return (f"CMPLX{'F' if part == np.float32 else ''}("
                 f"{self._float_literal(c.real, part)}, {self._float_literal(c.imag, part)})")
 
@@ -205,8 +228,8 @@ class CStyleRenderer:
             text = _INT_HELPERS[kind].format(T=t, S=s, U=unsigned, BITS=bits,
                                              SIGNED=int(d.kind == "i"))
         elif d.kind == "f":
-            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F="f" if d == np.float32 else "",
-                                               U="uint32_t" if d == np.float32 else "uint64_t",
+            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F=self.fsuffix(d),
+                                               U=self.types["uint32" if d == np.float32 else "uint64"],
                                                LOG1P=self.math("log1p", d),
                                                EXP=self.math("exp", d))
         else:
@@ -214,17 +237,59 @@ class CStyleRenderer:
             f = "f" if d == np.complex64 else ""
             text = _COMPLEX_HELPERS[kind].format(T=t, S=s, R=self.ctype(np.dtype(part)), F=f,
                                                  FU=f.upper())
-        self._helpers[name] = text
+        self._helpers[name] = text.replace("static inline", self.fn_prefix)
         return name
+
+    # -- complex numbers as two-component vectors (GPU dialects) --------------------------
+    def make_complex(self, re: str, im: str, dtype: np.dtype) -> str:
+        vec = self.ctype(dtype)
+        return self.vector_make.format(re, im, vec=vec)
+
+    def complex_fn(self, name: str, dtype: np.dtype) -> str:
+        """Emit (once) the vector-complex helper ``name`` for ``dtype``; its function name."""
+        from . import complex_vec
+        part = "float" if np.dtype(dtype) == np.complex64 else "double"
+        self._complex_fns.setdefault(part, set()).add(name)
+        return complex_vec.fn_name(name, part)
+
+    def _vector_complex_expr(self, ins: Instr, a: list[str], src: np.dtype) -> str:
+        op = ins.op
+        if op is Op.WHERE:
+            return f"({a[0]} ? {a[1]} : {a[2]})"
+        if op is Op.REAL:
+            return f"({a[0]}).x"
+        if op is Op.IMAG:
+            return f"({a[0]}).y"
+        name = _VECTOR_COMPLEX.get(op)
+        if name is None:
+            raise ValueError(f"{op.value} is not defined for complex operands")
+        return f"{self.complex_fn(name, src)}({', '.join(a)})"
+
+    def _complex_source(self) -> list[str]:
+        if not self._complex_fns:
+            return []
+        from . import complex_vec
+        out = []
+        for part, names in sorted(self._complex_fns.items()):
+            vec = "float2" if part == "float" else "double2"
+            make = self.vector_make.replace("{vec}", vec)
+            out.append(complex_vec.source(sorted(names), part, vec=vec, make=make,
+                                          prefix=self.fn_prefix))
+        return out
+
+    def fsuffix(self, dtype: np.dtype) -> str:
+        """The suffix of C's float32 math functions (``expf``); OpenCL's are overloaded."""
+        return "f" if np.dtype(dtype) == np.float32 else ""
 
     def math(self, name: str, dtype: np.dtype) -> str:
         """Name of a real math function: our vectorizable one if it exists, else libm's."""
         d = np.dtype(dtype)
         suffix = "f32" if d == np.float32 else "f64"
-        if c_math is not None and name in c_math.FUNCTIONS and name not in LIBM_ONLY:
+        if self.use_c_math and c_math is not None and name in c_math.FUNCTIONS and \
+                name not in LIBM_ONLY:
             self._math.add((name, suffix))
             return c_math.c_name(name, suffix)
-        return name + ("f" if d == np.float32 else "")
+        return name + self.fsuffix(d)
 
     def cmath(self, name: str, dtype: np.dtype) -> str:
         """Name of a complex math function from <complex.h> (cexp, csqrt, creal, conj...)."""
@@ -239,10 +304,16 @@ class CStyleRenderer:
         t = self.ctype(d)  # type: ignore[arg-type]
         src = dts[0] if dts else d
         kind = src.kind  # type: ignore[union-attr]
+        if self.vector_complex:
+            if op is Op.COMPLEX:
+                return self.make_complex(a[0], a[1], d)  # type: ignore[arg-type]
+            complex_src = dts[1] if op is Op.WHERE else src
+            if complex_src is not None and complex_src.kind == "c":
+                return self._vector_complex_expr(ins, a, complex_src)
         if kind == "c":
             self._uses_complex = True
         if op is Op.WHERE:
-            if d is not None and d.kind == "f":
+            if d is not None and d.kind == "f" and self.bitmask_select:
                 return f"{self.helper('select', d)}({a[0]}, {a[1]}, {a[2]})"
             return f"({a[0]} ? {a[1]} : {a[2]})"
         if op in (Op.ADD, Op.SUB, Op.MUL):
@@ -294,7 +365,7 @@ class CStyleRenderer:
             if kind == "c":
                 return f"{self.cmath('abs', src)}({a[0]})"
             if kind == "f":
-                return f"fabs{'f' if src == np.float32 else ''}({a[0]})"
+                return f"fabs{self.fsuffix(src)}({a[0]})"
             return f"(({t})({a[0]} < 0 ? -{a[0]} : {a[0]}))"
         if op is Op.SIGN:
             if kind in "fc":
@@ -305,9 +376,10 @@ class CStyleRenderer:
                 return f"{self.helper(op.value.lower(), src)}({a[0]})"
             if op is Op.ISNAN:
                 return f"({a[0]} != {a[0]})"
-            f = "f" if src == np.float32 else ""
+            f = self.fsuffix(src)
             big = "FLT_MAX" if f else "DBL_MAX"
-            self._helpers.setdefault("float.h", "#include <float.h>")
+            if self.float_header:
+                self._helpers.setdefault("float.h", self.float_header)
             if op is Op.ISINF:
                 return f"(fabs{f}({a[0]}) > {big})"
             return f"(fabs{f}({a[0]}) <= {big})"
@@ -317,7 +389,7 @@ class CStyleRenderer:
             return f"{self.cmath(op.value.lower(), src)}({a[0]})"
         if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):
             name = "rint" if op is Op.ROUND else op.value.lower()
-            return f"{name}{'f' if src == np.float32 else ''}({a[0]})"
+            return f"{name}{self.fsuffix(src)}({a[0]})"
         if op in (Op.ATAN2, Op.HYPOT, Op.COPYSIGN, Op.NEXTAFTER):
             return f"{self.math(op.value.lower(), src)}({a[0]}, {a[1]})"
         if op is Op.LOGADDEXP:
@@ -329,6 +401,15 @@ class CStyleRenderer:
         return f"{self.math(name, src)}({a[0]})"
 
     def cast(self, x: str, src: np.dtype, dst: np.dtype) -> str:
+        if self.vector_complex and (src.kind == "c" or dst.kind == "c"):
+            if dst.kind != "c":
+                if dst == BOOL:
+                    return f"(({x}).x != 0 || ({x}).y != 0)"
+                return f"(({self.ctype(dst)})({x}).x)"
+            part = self.ctype(np.dtype(np.float32 if dst == np.complex64 else np.float64))
+            if src.kind == "c":
+                return self.make_complex(f"({part})({x}).x", f"({part})({x}).y", dst)
+            return self.make_complex(f"({part})({x})", f"({part})0", dst)
         if dst == BOOL:
             return f"({x} != 0)"
         if src.kind == "c" and dst.kind != "c":
@@ -342,6 +423,10 @@ class CStyleRenderer:
     def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
         raise NotImplementedError
 
+    def float_arg_type(self, kernel: Kernel) -> str:
+        """The type float arguments arrive in (double, or float on devices without fp64)."""
+        return "double"
+
     def int_arg(self, index: int) -> str:
         return f"ip[{index}]"
 
@@ -351,10 +436,38 @@ class CStyleRenderer:
     def global_loop(self, var: str, start: str, end: str, kernel: Kernel) -> list[str]:
         raise NotImplementedError
 
+    # thread-style dialects (GPUs) define these three
+    def special(self, name: str) -> str:
+        raise ValueError(f"the {self.language} dialect has no work items ({name})")
+
+    def shared_array(self, ctype: str, name: str, size: int) -> str:
+        raise ValueError(f"the {self.language} dialect has no work-group memory")
+
+    def barrier(self) -> str:
+        raise ValueError(f"the {self.language} dialect has no work-group barrier")
+
+    def group_reduce(self, v: str, x: Instr, value: str, local: str) -> list[str]:
+        """Tree combine of ``value`` over the work-group through work-group memory (a dialect
+        may override it with something faster, e.g. warp shuffles)."""
+        combine, size, stride = x.arg
+        t = self.ctype(x.dtype)  # type: ignore[arg-type]
+        mem = f"zx_shared_{v}"
+        self._shared.append(self.shared_array(t, mem, size))
+        fake = Instr(Op.ACC, x.dtype, (), (combine, 1))
+        lines = [f"{mem}[{local}] = {value};", self.barrier()]
+        if size > stride:
+            lines += [f"for (int s = {size // 2}; s >= {stride}; s >>= 1) {{",
+                      f"  if ({local} < s) {{ const {t} c = {mem}[{local}]; "
+                      f"{mem}[{local}] = {self._combine(fake, 'c', f'{mem}[{local} + s]')}; }}",
+                      f"  {self.barrier()}", "}"]
+        lines.append(f"const {t} {v} = {mem}[{local} % {stride}];")
+        return lines
+
     # -- the walk -----------------------------------------------------------------------------
     def render(self, kernel: Kernel) -> str:
         """The whole source text of ``kernel``."""
         self._helpers, self._math, self._uses_complex = {}, set(), False
+        self._complex_fns, self._shared = {}, []
         body = self._body(kernel)
         head = list(self.headers)
         if self._uses_complex:
@@ -362,13 +475,17 @@ class CStyleRenderer:
         if self._math and c_math is not None:
             head.append(c_math.preamble(sorted(self._math)))
         head += list(self._helpers.values())
-        return "\n".join(head + [""] + self.signature(kernel) + body + ["}", ""])
+        head += self._complex_source()
+        shared = ["  " + line for line in self._shared]
+        return "\n".join(head + [""] + self.signature(kernel) + shared + body + ["}", ""])
 
     def _body(self, kernel: Kernel) -> list[str]:
         lines: list[str] = []
         names: dict[int, str] = {}
         ins = kernel.instrs
         depth = 1
+        local = "0"     # the variable holding this work item's local id (thread-style)
+        index_t = self.types["int64"]
 
         def emit(text: str) -> None:
             lines.append("  " * depth + text)
@@ -382,9 +499,9 @@ class CStyleRenderer:
                 index, _, writable = x.arg
                 emit(self.buffer_decl(index, x.dtype, writable, v))  # type: ignore[arg-type]
             elif op is Op.INT_ARG:
-                emit(f"const int64_t {v} = {self.int_arg(x.arg)};")
+                emit(f"const {index_t} {v} = {self.int_arg(x.arg)};")
             elif op is Op.FLOAT_ARG:
-                emit(f"const double {v} = {self.float_arg(x.arg)};")
+                emit(f"const {self.float_arg_type(kernel)} {v} = {self.float_arg(x.arg)};")
             elif op is Op.CONST:
                 names[i] = self.literal(x.arg, x.dtype)  # type: ignore[arg-type]
             elif op is Op.RANGE:
@@ -392,8 +509,19 @@ class CStyleRenderer:
                     for line in self.global_loop(v, a[0], a[1], kernel):
                         emit(line)
                 else:
-                    emit(f"for (int64_t {v} = {a[0]}; {v} < {a[1]}; {v}++) {{")
+                    step = f"{v} += {a[2]}" if len(a) == 3 else f"{v}++"
+                    emit(f"for ({index_t} {v} = {a[0]}; {v} < {a[1]}; {step}) {{")
                 depth += 1
+            elif op is Op.IF:
+                emit(f"if ({a[0]}) {{")
+                depth += 1
+            elif op is Op.SPECIAL:
+                emit(f"const {index_t} {v} = ({index_t}){self.special(x.arg)};")
+                if x.arg == "local_id":
+                    local = v
+            elif op is Op.GROUP_REDUCE:
+                for line in self.group_reduce(v, x, a[0], local):
+                    emit(line)
             elif op is Op.END:
                 depth -= 1
                 emit("}")

@@ -43,8 +43,15 @@ class Op(str, enum.Enum):
     FLOAT_ARG = "FLOAT_ARG"   # arg index into the float64 argument array
     CONST = "CONST"           # arg a Python value of the instruction's dtype
     # loops
-    RANGE = "RANGE"           # srcs (start, end); arg kind: global | inner | reduce | lane
-    END = "END"               # srcs (range,)
+    RANGE = "RANGE"           # srcs (start, end[, step]); kind: global|inner|reduce|lane
+    END = "END"               # srcs (range or if,)
+    IF = "IF"                 # srcs (bool,): the instructions up to its END run where it holds
+    # work items (threads-style devices only)
+    SPECIAL = "SPECIAL"       # arg "group_id" | "local_id": this work item's place, int64
+    GROUP_REDUCE = "GROUP_REDUCE"  # srcs (value,); arg (combine op, group size, stride):
+    #                           the combine of ``value`` over the work items of the group whose
+    #                           local ids agree modulo ``stride``; every work item of the group
+    #                           must reach it (it synchronizes them)
     # memory
     LOAD = "LOAD"             # srcs (buf, index[, valid]): zero where valid is false
     STORE = "STORE"           # srcs (buf, index, value)
@@ -144,8 +151,10 @@ REDUCE_OPS = frozenset({Op.ADD, Op.MUL, Op.MAX, Op.MIN, Op.OR, Op.AND})
 COMMUTATIVE = frozenset({Op.ADD, Op.MUL, Op.MAX, Op.MIN, Op.CMPEQ, Op.CMPNE, Op.AND, Op.OR,
                          Op.XOR, Op.HYPOT, Op.LOGADDEXP})
 #: instructions with effects or scope: never merged by common-subexpression elimination
-EFFECTS = frozenset({Op.RANGE, Op.END, Op.STORE, Op.ACC, Op.ACC_UPDATE, Op.ACC_GET,
-                     Op.ACC_RESULT})
+EFFECTS = frozenset({Op.RANGE, Op.END, Op.IF, Op.STORE, Op.ACC, Op.ACC_UPDATE, Op.ACC_GET,
+                     Op.ACC_RESULT, Op.GROUP_REDUCE})
+SCOPES = frozenset({Op.RANGE, Op.IF})
+SPECIALS = ("group_id", "local_id")
 RANGE_KINDS = ("global", "inner", "reduce", "lane")
 
 INDEX = np.dtype(np.int64)
@@ -210,7 +219,7 @@ class Kernel:
             if ins.op is Op.END:
                 depth -= 1
             lines.append(f"{i:4d} {'  ' * depth}{ins!r}")
-            if ins.op is Op.RANGE:
+            if ins.op in SCOPES:
                 depth += 1
         return "\n".join(lines)
 
@@ -237,13 +246,26 @@ def verify(kernel: Kernel) -> None:
             if scope_of.get(s, -1) in closed:
                 fail(i, f"source {s} is used after the END of its loop")
         if x.op is Op.RANGE:
-            if x.arg not in RANGE_KINDS or len(x.srcs) != 2:
-                fail(i, "RANGE needs (start, end) and a kind")
+            if x.arg not in RANGE_KINDS or len(x.srcs) not in (2, 3):
+                fail(i, "RANGE needs (start, end[, step]) and a kind")
             if any(ins[s].dtype != INDEX for s in x.srcs):
                 fail(i, "RANGE bounds must be int64")
+        elif x.op is Op.IF:
+            if len(x.srcs) != 1 or ins[x.srcs[0]].dtype != BOOL:
+                fail(i, "IF needs one bool operand")
+        elif x.op is Op.SPECIAL:
+            if x.arg not in SPECIALS or x.dtype != INDEX:
+                fail(i, f"SPECIAL must be one of {SPECIALS}, int64")
+        elif x.op is Op.GROUP_REDUCE:
+            op, size, stride = x.arg
+            if op not in REDUCE_OPS or size & (size - 1) or stride & (stride - 1) or \
+                    not 0 < stride <= size:
+                fail(i, "GROUP_REDUCE needs a reduce op and power-of-two size >= stride")
+            if len(open_ranges) != 1 or ins[x.srcs[0]].dtype != x.dtype:
+                fail(i, "GROUP_REDUCE must be at the top level (every work item reaches it)")
         elif x.op is Op.END:
             if len(open_ranges) == 1 or x.srcs != (open_ranges[-1],):
-                fail(i, "END does not close the innermost open RANGE")
+                fail(i, "END does not close the innermost open RANGE or IF")
             closed.add(open_ranges.pop())
             continue
         elif x.op in (Op.LOAD, Op.STORE):
@@ -278,7 +300,7 @@ def verify(kernel: Kernel) -> None:
             if c != BOOL or a != b or x.dtype != a:
                 fail(i, "WHERE needs (bool, T, T) -> T")
         scope_of[i] = open_ranges[-1]
-        if x.op is Op.RANGE:
+        if x.op in SCOPES:
             open_ranges.append(i)
     if len(open_ranges) != 1:
         raise VerifyError(f"{kernel.name}: {len(open_ranges) - 1} RANGE(s) left open")
@@ -335,14 +357,22 @@ class Builder:
         return self.emit(Op.CONST, dt, (), _canonical(value, dt))
 
     # -- loops --------------------------------------------------------------------------------
-    def range(self, start: int, end: int, kind: str) -> int:
-        r = self.emit(Op.RANGE, INDEX, (start, end), kind)
+    def range(self, start: int, end: int, kind: str, step: int | None = None) -> int:
+        srcs = (start, end) if step is None else (start, end, step)
+        r = self.emit(Op.RANGE, INDEX, srcs, kind)
+        self._ranges.append(r)
+        self._memo.append({})
+        return r
+
+    def if_(self, cond: int) -> int:
+        """Open a block that runs where ``cond`` holds (closed by ``end``)."""
+        r = self.emit(Op.IF, None, (cond,))
         self._ranges.append(r)
         self._memo.append({})
         return r
 
     def end(self, r: int) -> None:
-        assert self._ranges and self._ranges[-1] == r, "END must close the innermost RANGE"
+        assert self._ranges and self._ranges[-1] == r, "END must close the innermost scope"
         self._ranges.pop()
         self._memo.pop()
         self.emit(Op.END, None, (r,))

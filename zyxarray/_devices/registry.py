@@ -19,7 +19,7 @@ from typing import Any
 from .. import _debug, _env
 from .base import Device
 
-#: runtime modules in preference order (the first device found is the default)
+#: runtime modules, in the order their devices are listed
 RUNTIMES = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
 
 _lock = threading.Lock()
@@ -106,11 +106,16 @@ _default: Device | None = None
 
 
 def default() -> Device:
-    """The default device: ZYXARRAY_DEVICE, the config's default_device, else the first found."""
+    """The default device: ZYXARRAY_DEVICE, the config's default_device, else ``cpu`` (the C
+    backend works on any machine with a C compiler), else the first found."""
     global _default
     if _default is None:
         wanted = _env.get(_env.DEVICE) or load_config().get("default_device")
-        _default = get(wanted) if wanted else next(iter(devices().values()))
+        devs = devices()
+        if wanted:
+            _default = get(wanted)
+        else:
+            _default = devs["cpu"] if "cpu" in devs else next(iter(devs.values()))
     return _default
 
 

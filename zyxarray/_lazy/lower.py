@@ -14,6 +14,17 @@ strategies for loop-style devices:
   with ``simd_lanes`` accumulators (so the C compiler vectorizes without reassociating);
 - ``column``: the kept axis is the contiguous one: blocks of it are reduced side by side;
 - ``split``: a whole-array reduction split over parallel chunks, combined at the end.
+
+Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
+
+- ``g_elementwise``: one work item per output point;
+- ``g_serial``: one work item per output point, looping over a short reduction;
+- ``g_row``: one work-group per output point; its work items stride over the reduction and
+  combine their partial results in a tree (``GROUP_REDUCE``); fused stages run one after the
+  other in the same group (softmax: max, sum, then the elementwise output);
+- ``g_column``: the kept axis is the contiguous one: a work-group covers ``COLUMN_WIDTH``
+  neighbouring outputs (coalesced reads) times ``lanes / COLUMN_WIDTH`` slices of the
+  reduction, combined in a tree.
 """
 
 from __future__ import annotations
@@ -33,6 +44,9 @@ SPLIT_MIN = 1 << 15       # whole-array reductions at least this long are split 
 SPLIT_PARTS = 64
 COLUMN_BLOCK = 64
 PARALLEL_MIN = 1 << 15    # domains smaller than this run on one thread
+GROUP = 256               # work items per work-group on thread-style devices
+COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
+SERIAL_MAX = 32           # reductions at most this long run in one work item each
 
 
 @dataclass
@@ -46,7 +60,7 @@ class Canonical:
     sts: list[tuple[View, ...]]          # loads, iotas, the output; over (outer + red) dims
     cats: list[tuple[str, ...]]          # stride category per st and dim: "0", "1" or "v"
     strategy: str
-    lanes: int
+    lanes: int                           # accumulator lanes (loops) or work-group size (threads)
     key: tuple
     ints: list[int]
     floats: list[float]
@@ -158,6 +172,8 @@ def _levels(plan: KernelPlan) -> dict[int, int]:
 
 def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
               cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
+    if info.style == "threads":
+        return _thread_strategy(plan, outer, red, cats, info)
     if not red:
         return "elementwise", 1
     lanes = max(info.simd_lanes, 1)
@@ -171,6 +187,21 @@ def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
     if k and any(c[k - 1] == "1" for c in loads):
         return "column", COLUMN_BLOCK
     return "row", lanes
+
+
+def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
+                     cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
+    size = 1 << (min(GROUP, max(info.max_work_group, 1)).bit_length() - 1)
+    if not red:
+        return "g_elementwise", size
+    loads = cats[:len(plan.loads)]
+    k = len(outer)
+    if k and size >= 2 * COLUMN_WIDTH and any(c[k - 1] == "1" for c in loads) and \
+            not any(c[-1] == "1" for c in loads):
+        return "g_column", size
+    if math.prod(red) <= SERIAL_MAX:
+        return "g_serial", size
+    return "g_row", size
 
 
 def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[int, ...],
@@ -248,6 +279,14 @@ def _strategy_args(c: Canonical) -> list[int]:
         return [math.ceil(c.red[0] / SPLIT_PARTS)]
     if c.strategy == "column":
         return [math.ceil(c.outer[-1] / c.lanes)]
+    outer = math.prod(c.outer)
+    if c.strategy in ("g_elementwise", "g_serial"):
+        return [math.ceil(outer / c.lanes)]
+    if c.strategy == "g_row":
+        return [outer]
+    if c.strategy == "g_column":
+        blocks = math.ceil(c.outer[-1] / COLUMN_WIDTH)
+        return [blocks * math.prod(c.outer[:-1]), blocks]
     return []
 
 
@@ -430,7 +469,11 @@ class _Lowerer:
         self.declare()
         getattr(self, f"_lower_{self.c.strategy}")()
         par_index = self.b.instrs[self.par].arg
-        return self.b.finish(parallel_arg=par_index, strategy=self.c.strategy)
+        meta: dict[str, Any] = {"parallel_arg": par_index, "strategy": self.c.strategy}
+        if self.c.info.style == "threads":
+            meta.update(local_size=self.c.lanes, fp64=self.c.info.float64,
+                        groups_arg=self.b.instrs[self.strategy_args[0]].arg)
+        return self.b.finish(**meta)
 
     def _store(self, env: list[int]) -> None:
         b = self.b
@@ -568,6 +611,101 @@ class _Lowerer:
         for r in reversed(opened):
             b.end(r)
         b.end(g)
+
+
+    # -- thread-style strategies ------------------------------------------------------------
+    def _work_item(self) -> tuple[int, int]:
+        b = self.b
+        return b.emit(Op.SPECIAL, INDEX, (), "group_id"), b.emit(Op.SPECIAL, INDEX, (), "local_id")
+
+    def _product(self, sizes: list[int]) -> int:
+        total = self.b.const(1)
+        for s in sizes:
+            total = self.b.idx(Op.MUL, total, s)
+        return total
+
+    def _lower_g_elementwise(self) -> None:
+        b = self.b
+        group, local = self._work_item()
+        gid = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
+        guard = b.if_(b.alu(Op.CMPLT, gid, self._product(self.outer_sizes)))
+        env = self.unravel(gid, self.outer_sizes) + [b.const(0)] * len(self.c.red)
+        if self.c.strategy == "g_serial":
+            k, m = len(self.c.outer), len(self.c.red)
+            for group_exprs in self.stages():
+                accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
+                        for i in group_exprs}
+                self.reduce_loops(group_exprs, accs, list(env), list(range(m)),
+                                  lane_split=False)
+                for i in group_exprs:
+                    self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
+                                                   (accs[i],))
+            self._finish_outputs(env, k, m)
+        else:
+            self._store(env)
+        b.end(guard)
+
+    _lower_g_serial = _lower_g_elementwise
+
+    def _group_stages(self, env: list[int], first: int, count: int, step: int,
+                      stride: int) -> None:
+        """Every reduction stage: each work item combines the flat reduction indices
+        ``first, first + step, ...`` below ``count``, then the group combines the items that
+        agree modulo ``stride``; the results are visible to every work item."""
+        b = self.b
+        k = len(self.c.outer)
+        for group_exprs in self.stages():
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
+                    for i in group_exprs}
+            r = b.range(first, count, "reduce", b.const(step))
+            env2 = env[:k] + self.unravel(r, self.red_sizes)
+            for i in group_exprs:
+                b.acc_update(accs[i], b.const(0), self.value(self.plan.exprs[i].srcs[0], env2))
+            b.end(r)
+            for i in group_exprs:
+                e = self.plan.exprs[i]
+                part = b.emit(Op.ACC_RESULT, e.dtype, (accs[i],))
+                self.reduce_values[i] = b.emit(Op.GROUP_REDUCE, e.dtype, (part,),
+                                               (e.arg.value, self.c.lanes, stride))
+
+    def _group_outputs(self, env: list[int], first: int, step: int) -> None:
+        """Store the outputs: the whole reduced extent (``full``) strided over the work
+        items, or the one reduced point by the first of them."""
+        b = self.b
+        k = len(self.c.outer)
+        if self.plan.full:
+            r = b.range(first, self._product(self.red_sizes), "inner", b.const(step))
+            self._store(env[:k] + self.unravel(r, self.red_sizes))
+            b.end(r)
+        else:
+            guard = b.if_(b.alu(Op.CMPEQ, first, b.const(0)))
+            self._store(env)
+            b.end(guard)
+
+    def _lower_g_row(self) -> None:
+        b = self.b
+        group, local = self._work_item()
+        env = self.unravel(group, self.outer_sizes) + [b.const(0)] * len(self.c.red)
+        self._group_stages(env, local, self._product(self.red_sizes), self.c.lanes, 1)
+        self._group_outputs(env, local, self.c.lanes)
+
+    def _lower_g_column(self) -> None:
+        b = self.b
+        _, nblk = self.strategy_args
+        width = b.const(COLUMN_WIDTH)
+        group, local = self._work_item()
+        blk = self._nonneg(Op.MOD, group, nblk)
+        rest = self._nonneg(Op.IDIV, group, nblk)
+        col = b.idx(Op.ADD, b.idx(Op.MUL, blk, width), self._nonneg(Op.MOD, local, width))
+        piece = self._nonneg(Op.IDIV, local, width)
+        inside = b.alu(Op.CMPLT, col, self.outer_sizes[-1])
+        env = self.unravel(rest, self.outer_sizes[:-1]) + [col] + [b.const(0)] * len(self.c.red)
+        count = b.alu(Op.WHERE, inside, self._product(self.red_sizes), b.const(0))
+        slices = self.c.lanes // COLUMN_WIDTH
+        self._group_stages(env, piece, count, slices, COLUMN_WIDTH)
+        guard = b.if_(inside)
+        self._group_outputs(env, piece, slices)
+        b.end(guard)
 
 
 def lower(c: Canonical, name: str = "kernel") -> Kernel:

@@ -1,0 +1,81 @@
+"""The CUDA C++ dialect for ``cuda:N`` devices (compiled by NVRTC at run time).
+
+Layer: ``_codegen``. Imports the C-family base only.
+
+Every kernel is ``extern "C"`` and named ``zx_kernel``; its arguments are the buffers, then
+each int argument as a ``long long``, then each float argument as a ``double``::
+
+    extern "C" __global__ void __launch_bounds__(256)
+    zx_kernel(const float* __restrict__ b0, float* __restrict__ b1, long long i0, double f0) {
+      const long long v4 = (long long)blockIdx.x;
+
+NVRTC has no C standard headers: types are C++'s own (``long long``) and the preamble defines
+the float limits; complex numbers are ``float2``/``double2`` with the helpers of ``complex_vec``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cstyle import CStyleRenderer
+from .ir import Kernel
+
+KERNEL_NAME = "zx_kernel"
+
+PREAMBLE = """#ifndef INFINITY
+#define INFINITY __int_as_float(0x7f800000)
+#endif
+#ifndef NAN
+#define NAN __int_as_float(0x7fffffff)
+#endif
+#ifndef FLT_MAX
+#define FLT_MAX 3.402823466e+38f
+#endif
+#ifndef DBL_MAX
+#define DBL_MAX 1.7976931348623157e+308
+#endif"""
+
+
+class CUDARenderer(CStyleRenderer):
+    language = "cuda"
+    types = dict(CStyleRenderer.types, bool="bool", int8="signed char", int16="short",
+                 int32="int", int64="long long", uint8="unsigned char", uint16="unsigned short",
+                 uint32="unsigned int", uint64="unsigned long long", complex64="float2",
+                 complex128="double2")
+    headers = (PREAMBLE,)
+    restrict = "__restrict__"
+    fn_prefix = "__device__ inline"
+    bitmask_select = False
+    vector_complex = True
+    vector_make = "make_{vec}({0}, {1})"
+    use_c_math = False
+    float_header = ""
+
+    def signature(self, kernel: Kernel) -> list[str]:
+        args = []
+        for i, (dtype, writable) in enumerate(kernel.buffers):
+            args.append(f"{'' if writable else 'const '}{self.ctype(dtype)}* __restrict__ b{i}")
+        args += [f"long long i{i}" for i in range(kernel.n_ints)]
+        args += [f"double f{i}" for i in range(kernel.n_floats)]
+        size = kernel.meta.get("local_size", 1)
+        return [f'extern "C" __global__ void __launch_bounds__({size})',
+                f"{KERNEL_NAME}({', '.join(args)}) {{"]
+
+    def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
+        const = "" if writable else "const "
+        return f"{const}{self.ctype(dtype)}* __restrict__ {var} = b{index};"
+
+    def int_arg(self, index: int) -> str:
+        return f"i{index}"
+
+    def float_arg(self, index: int) -> str:
+        return f"f{index}"
+
+    def special(self, name: str) -> str:
+        return {"group_id": "blockIdx.x", "local_id": "threadIdx.x"}[name]
+
+    def shared_array(self, ctype: str, name: str, size: int) -> str:
+        return f"__shared__ {ctype} {name}[{size}];"
+
+    def barrier(self) -> str:
+        return "__syncthreads();"
