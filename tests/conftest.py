@@ -31,6 +31,7 @@ settings.register_profile(
 settings.load_profile("zyxarray")
 
 _own_cache_dir: str | None = None
+_cuda_check: Any = None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -42,6 +43,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if not os.environ.get(_env.CACHE_DIR):
         _own_cache_dir = tempfile.mkdtemp(prefix="zyxarray-test-cache-")
         os.environ[_env.CACHE_DIR] = _own_cache_dir
+    global _cuda_check
+    from tests import cuda_check
+    nvcc = cuda_check.enabled()
+    if nvcc is not None:
+        _cuda_check = cuda_check.CudaCheck(nvcc)
+        _cuda_check.install()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Compile-check the CUDA rendering of every kernel the session built (see cuda_check)."""
+    if _cuda_check is None or not _cuda_check.sources:
+        return
+    failures = _cuda_check.check()
+    session.config._zyx_cuda_report = (len(_cuda_check.sources), failures)  # type: ignore
+    if failures:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -90,3 +107,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     counted = ", ".join(f"{n}: {c}" for n, c in compiles.items() if c is not None)
     terminalreporter.write_line(f"zyxarray: {stats.get('kernels', 0)} kernel launches; "
                                 f"compiler invocations: {counted or 'none'}")
+    report = getattr(terminalreporter.config, "_zyx_cuda_report", None)
+    if report is not None:
+        count, failures = report
+        terminalreporter.write_line(f"zyxarray: CUDA rendering of {count} kernels compiled "
+                                    f"with nvcc --ptx: {len(failures)} failure(s)")
+        for failure in failures:
+            terminalreporter.write_line(failure)

@@ -45,6 +45,42 @@ def _scale_kernel(name: str = "scale") -> Kernel:
     return b.finish()
 
 
+def _thread_scale_kernel() -> Kernel:
+    """The same for thread-style devices: one work item per element, 64 per group."""
+    b = Builder("scale_threads")
+    src = b.buf(F32, False)
+    dst = b.buf(F32, True)
+    n = b.int_arg()
+    groups = b.int_arg()
+    gid = b.idx(Op.ADD, b.idx(Op.MUL, b.emit(Op.SPECIAL, INDEX, (), "group_id"), b.const(64)),
+                b.emit(Op.SPECIAL, INDEX, (), "local_id"))
+    guard = b.if_(b.alu(Op.CMPLT, gid, n))
+    c = b.cast(b.float_arg(), F32)
+    b.store(dst, gid, b.alu(Op.MUL, b.load(src, gid), c))
+    b.end(guard)
+    return b.finish(local_size=64, groups_arg=b.instrs[groups].arg, fp64=True)
+
+
+def _thread_sum_kernel() -> Kernel:
+    """out[0] = sum(x[0:n]) by one group of 64 work items: strided loop, then a tree."""
+    b = Builder("sum_threads")
+    src = b.buf(F64, False)
+    dst = b.buf(F64, True)
+    n = b.int_arg()
+    groups = b.int_arg()
+    local = b.emit(Op.SPECIAL, INDEX, (), "local_id")
+    acc = b.acc(Op.ADD, F64, 1)
+    r = b.range(local, n, "reduce", b.const(64))
+    b.acc_update(acc, b.const(0), b.load(src, r))
+    b.end(r)
+    part = b.emit(Op.ACC_RESULT, F64, (acc,))
+    total = b.emit(Op.GROUP_REDUCE, F64, (part,), ("ADD", 64, 1))
+    guard = b.if_(b.alu(Op.CMPEQ, local, b.const(0)))
+    b.store(dst, b.const(0), total)
+    b.end(guard)
+    return b.finish(local_size=64, groups_arg=b.instrs[groups].arg, fp64=True)
+
+
 def _sum_kernel(lanes: int) -> Kernel:
     """out[0] = sum(x[0:n]) with ``lanes`` accumulator lanes."""
     b = Builder(f"sum{lanes}")
@@ -76,18 +112,28 @@ def _run(device: str, kernel: Kernel, inputs: list[np.ndarray], out: np.ndarray,
     return np.array(dev.copy_out(out_buf)[:out.nbytes].view(out.dtype).reshape(out.shape))
 
 
+def _threads(device: str) -> bool:
+    return registry.get(device).info.style == "threads"
+
+
 def test_hand_built_kernel_runs(device: str) -> None:
-    x = np.arange(10, dtype=np.float32)
-    got = _run(device, _scale_kernel(), [x], np.empty(10, np.float32), [10], [2.5])
+    x = np.arange(100, dtype=np.float32)
+    if _threads(device):
+        got = _run(device, _thread_scale_kernel(), [x], np.empty(100, np.float32), [100, 2],
+                   [2.5])
+    else:
+        got = _run(device, _scale_kernel(), [x], np.empty(100, np.float32), [100], [2.5])
     np.testing.assert_array_equal(got, x * np.float32(2.5))
 
 
 @pytest.mark.parametrize("lanes", [1, 4, 16])
 def test_hand_built_reduction_runs(device: str, lanes: int) -> None:
-    x = np.linspace(-1, 3, 37)
-    got = _run(device, _sum_kernel(lanes), [x], np.empty(1), [37], [])
+    x = np.linspace(-1, 3, 370)
+    kernel = _thread_sum_kernel() if _threads(device) else _sum_kernel(lanes)
+    ints = [370, 1] if _threads(device) else [370]
+    got = _run(device, kernel, [x], np.empty(1), ints, [])
     np.testing.assert_allclose(got[0], x.sum(), rtol=1e-13)
-    empty = _run(device, _sum_kernel(lanes), [np.zeros(1)], np.empty(1), [0], [])
+    empty = _run(device, kernel, [np.zeros(1)], np.empty(1), [0] + ints[1:], [])
     assert empty[0] == identity(Op.ADD, F64) == 0
 
 
@@ -220,6 +266,28 @@ def test_verifier_rejects_bad_where_and_accumulators() -> None:
         verify(_kernel(in_loop, [(F32, True)]))
     with pytest.raises(VerifyError, match="ACC"):
         verify(_kernel(base + [Instr(Op.ACC_RESULT, F32, (2,))], [(F32, True)]))
+
+
+def test_verifier_checks_work_item_ops() -> None:
+    verify(_thread_scale_kernel())
+    verify(_thread_sum_kernel())
+    base = [Instr(Op.BUF, F64, (), (0, "float64", True)),
+            Instr(Op.CONST, INDEX, (), 0),
+            Instr(Op.CONST, F64, (), 1.0),
+            Instr(Op.CONST, BOOL, (), True)]
+    with pytest.raises(VerifyError, match="SPECIAL"):
+        verify(_kernel(base + [Instr(Op.SPECIAL, INDEX, (), "warp_id")], [(F64, True)]))
+    with pytest.raises(VerifyError, match="IF"):
+        verify(_kernel(base + [Instr(Op.IF, None, (2,)), Instr(Op.END, None, (4,))],
+                       [(F64, True)]))
+    with pytest.raises(VerifyError, match="power-of-two"):
+        verify(_kernel(base + [Instr(Op.GROUP_REDUCE, F64, (2,), ("ADD", 48, 1))],
+                       [(F64, True)]))
+    inside_if = base + [Instr(Op.IF, None, (3,)),
+                        Instr(Op.GROUP_REDUCE, F64, (2,), ("ADD", 64, 1)),
+                        Instr(Op.END, None, (4,))]
+    with pytest.raises(VerifyError, match="top level"):
+        verify(_kernel(inside_if, [(F64, True)]))
 
 
 def test_builder_merges_common_subexpressions_within_scope() -> None:

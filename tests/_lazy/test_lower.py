@@ -63,3 +63,43 @@ def test_reductions_of_any_length_reuse_the_kernel(device: str) -> None:
         assert_close(xp.sum(xp.asarray(a, device=device) * 3, axis=1), (a * 3).sum(axis=1),
                      rtol=1e-12)
     assert _compiles() == before
+
+
+# -- thread-style strategies (GPU devices), checked without a GPU ------------------------------
+def _thread_strategy(y: xp.Array) -> tuple[str, object]:
+    from zyxarray._devices.base import DeviceInfo
+    from zyxarray._lazy.lower import canonicalize, lower
+    from zyxarray._lazy.schedule import schedule
+
+    info = DeviceInfo(name="gpu:test", kind="test", language="ir", style="threads",
+                      max_work_group=1024, simd_lanes=1)
+    (plan,) = schedule([y._node.base()])
+    c = canonicalize(plan, info)
+    return c.strategy, lower(c, "k")
+
+
+def test_thread_strategies_follow_the_layout() -> None:
+    x = xp.asarray(np.ones((64, 512), np.float32), device="cpu")
+    cases = {
+        "g_elementwise": xp.exp(x) * 2,
+        "g_row": xp.sum(x, axis=1),           # reduce the contiguous axis: a group per row
+        "g_column": xp.sum(x, axis=0),        # keep the contiguous axis: groups of columns
+        "g_serial": xp.sum(x[:, :5], axis=1),  # short reductions: one work item per output
+    }
+    for want, y in cases.items():
+        strategy, ir = _thread_strategy(y)
+        assert strategy == want
+        ops = [ins.op.value for ins in ir.instrs]
+        assert "SPECIAL" in ops and ("IF" in ops or "GROUP_REDUCE" in ops)
+        assert ir.meta["local_size"] == 256 and ir.meta["groups_arg"] < ir.n_ints
+
+
+def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:
+    x = xp.asarray(np.ones((8, 300), np.float32), device="cpu")
+    m = xp.max(x, axis=1, keepdims=True)
+    e = xp.exp(x - m)
+    strategy, ir = _thread_strategy(e / xp.sum(e, axis=1, keepdims=True))
+    assert strategy == "g_row"
+    reduces = [ins for ins in ir.instrs if ins.op.value == "GROUP_REDUCE"]
+    assert [r.arg[0] for r in reduces] == ["MAX", "ADD"]
+    assert all(r.arg[1:] == (256, 1) for r in reduces)

@@ -228,8 +228,8 @@ class CStyleRenderer:
             text = _INT_HELPERS[kind].format(T=t, S=s, U=unsigned, BITS=bits,
                                              SIGNED=int(d.kind == "i"))
         elif d.kind == "f":
-            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F=self.fsuffix(d),
-                                               U=self.types["uint32" if d == np.float32 else "uint64"],
+            bits = self.types["uint32" if d == np.float32 else "uint64"]
+            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F=self.fsuffix(d), U=bits,
                                                LOG1P=self.math("log1p", d),
                                                EXP=self.math("exp", d))
         else:

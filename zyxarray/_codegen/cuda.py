@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .cstyle import CStyleRenderer
-from .ir import Kernel
+from .ir import Instr, Kernel, Op
+
+WARP = 32
 
 KERNEL_NAME = "zx_kernel"
 
@@ -79,3 +81,31 @@ class CUDARenderer(CStyleRenderer):
 
     def barrier(self) -> str:
         return "__syncthreads();"
+
+    def group_reduce(self, v: str, x: Instr, value: str, local: str) -> list[str]:
+        """Whole-group combines (stride 1) of real values go through warp shuffles: each
+        warp combines its 32 values, then the first warp combines the warps' results."""
+        combine, size, stride = x.arg
+        if stride != 1 or size < WARP or size > WARP * WARP or x.dtype.kind == "c":  # type: ignore[union-attr]
+            return super().group_reduce(v, x, value, local)
+        t = self.ctype(x.dtype)  # type: ignore[arg-type]
+        acc = Instr(Op.ACC, x.dtype, (), (combine, 1))
+        mem = f"zx_shared_{v}"
+        self._shared.append(self.shared_array(t, mem, WARP))
+
+        def warp_combine(var: str) -> list[str]:
+            return [f"for (int o = {WARP // 2}; o > 0; o >>= 1) {{",
+                    f"  const {t} c = __shfl_xor_sync(0xffffffffu, {var}, o);",
+                    f"  {var} = {self._combine(acc, var, 'c')};", "}"]
+
+        warps = size // WARP
+        lines = [f"{t} {v}_w = {value};", *warp_combine(f"{v}_w"),
+                 f"if (({local} & {WARP - 1}) == 0) {mem}[{local} >> 5] = {v}_w;",
+                 self.barrier(),
+                 f"if ({local} < {WARP}) {{",
+                 f"  {t} {v}_g = {local} < {warps} ? {mem}[{local}] : {mem}[0];",
+                 *("  " + line for line in warp_combine(f"{v}_g")),
+                 f"  if ({local} == 0) {mem}[0] = {v}_g;",
+                 "}", self.barrier(),
+                 f"const {t} {v} = {mem}[0];"]
+        return lines

@@ -1,0 +1,83 @@
+"""Compile-check the CUDA rendering of every kernel the test session builds.
+
+CI has ``nvcc`` but no GPU. While the tests run, every kernel a device compiles is also
+lowered for a CUDA device (sm_90, 1024 threads per block) and rendered as CUDA C++; at the
+end of the session the distinct sources are compiled with ``nvcc --ptx`` in batches (each
+kernel in its own namespace, renamed), so a CUDA renderer error fails the run without a GPU.
+Enabled when ``nvcc`` is on PATH; ``ZYXARRAY_CUDA_CHECK=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from typing import Any
+
+BATCH = 60
+CUDA_INFO_ARGS = dict(name="cuda:check", kind="cuda", language="cuda", style="threads",
+                      max_work_group=1024, local_memory=48 * 1024, simd_lanes=1,
+                      compute_units=132)
+
+
+class CudaCheck:
+    def __init__(self, nvcc: str) -> None:
+        from zyxarray._devices.base import DeviceInfo
+        self.nvcc = nvcc
+        self.info = DeviceInfo(**CUDA_INFO_ARGS)   # type: ignore[arg-type]
+        self.sources: dict[tuple, str] = {}
+        self.errors: list[str] = []
+
+    def install(self) -> None:
+        from zyxarray._lazy import realize
+        original = realize._program
+
+        def recording(c: Any) -> Any:
+            self.record(c)
+            return original(c)
+
+        realize._program = recording
+
+    def record(self, c: Any) -> None:
+        from zyxarray._codegen import render
+        from zyxarray._lazy.lower import canonicalize, lower
+        if c.info.kind == "cuda":
+            return
+        cc = canonicalize(c.plan, self.info)
+        if cc.key in self.sources:
+            return
+        try:
+            self.sources[cc.key] = render(lower(cc, "kernel"), "cuda")
+        except Exception as e:   # a lowering/rendering failure is a renderer bug too
+            self.errors.append(f"rendering failed: {type(e).__name__}: {e}")
+
+    def check(self) -> list[str]:
+        """Compile everything recorded; a list of failures (empty when all compile)."""
+        failures = list(self.errors)
+        sources = list(self.sources.values())
+        with tempfile.TemporaryDirectory() as tmp:
+            for start in range(0, len(sources), BATCH):
+                batch = sources[start:start + BATCH]
+                text = "\n".join(
+                    f"namespace k{start + i} {{\n"
+                    + re.sub(r"\bzx_kernel\b", f"zx_kernel_{start + i}", src) + "\n}"
+                    for i, src in enumerate(batch))
+                path = os.path.join(tmp, f"batch{start}.cu")
+                with open(path, "w") as f:
+                    f.write(text)
+                cmd = [self.nvcc, "--ptx", "-arch=sm_90", "-std=c++17", "-w", "-o",
+                       path + ".ptx", path]
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                if proc.returncode != 0:
+                    failures.append(f"nvcc rejected kernels {start}..{start + len(batch) - 1}:"
+                                    f"\n{proc.stderr[-4000:]}")
+        return failures
+
+
+def enabled() -> str | None:
+    """The nvcc to use, or None when the check is off or impossible."""
+    if os.environ.get("ZYXARRAY_CUDA_CHECK", "1") == "0":
+        return None
+    return shutil.which("nvcc")
