@@ -194,7 +194,7 @@ R e = exp(x);
 return MK(e * c, e * s);"""),
     "expm1": ("V", "V z", """\
 R x = z.x, y = z.y;
-if (y == 0) return MK(expm1(x), y);
+if (y == 0) return MK(x == 0 ? (R)0 : expm1(x), y);
 if (isinf(x)) {
   if (!isfinite(y)) {
     if (x > 0) return MK(x, y - y);
@@ -292,7 +292,8 @@ if (!isfinite(y)) {
   if (isinf(x)) return MK(copysign((R)1, x), copysign((R)0, y));
   return MK(K_NAN, K_NAN);
 }
-if (y == 0) return MK(tanh(x), y);
+if (isinf(x)) return MK(copysign((R)1, x), copysign((R)0, y));
+if (y == 0) return MK(fabs(x) > K_TANHBIG ? copysign((R)1, x) : tanh(x), y);
 if (fabs(x) > K_TANHBIG) {
   R e = exp((R)-2 * fabs(x));
   return MK(copysign((R)1, x), ((R)4 * sin(y) * cos(y)) * e);
@@ -412,7 +413,7 @@ def _make(text: str, make: str) -> str:
         if j < 0:
             return "".join(out) + text[i:]
         out.append(text[i:j])
-        depth, k, comma, args = 1, j + 3, -1, []
+        depth, k, comma = 1, j + 3, -1
         while depth:
             ch = text[k]
             if ch == "(":
