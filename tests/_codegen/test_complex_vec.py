@@ -237,6 +237,23 @@ def _binary_samples(dtype, op: str) -> tuple[np.ndarray, np.ndarray]:
     return z, w
 
 
+def test_div_huge() -> None:
+    """Operands near the overflow threshold: Smith's sums are scaled, so no spurious inf or
+    NaN (NumPy's complex64 loop gives some) and the quotient stays accurate."""
+    rng = np.random.default_rng(4)
+    n, big = 4000, 3.4e38
+    a = (rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n)) * big * 10.0 ** rng.uniform(-3, 0, n)
+    b = (rng.uniform(-1, 1, n) + 1j * rng.uniform(-1, 1, n)) * np.where(
+        rng.random(n) < 0.5, big * 10.0 ** rng.uniform(-3, 0, n), 1.0)
+    a, b = a.astype(np.complex64), b.astype(np.complex64)
+    got = run("div", np.complex64, a, b)
+    ref = (a.astype(np.complex128) / b.astype(np.complex128)).astype(np.complex64)
+    ok = np.isfinite(ref)
+    assert np.isfinite(got[ok]).all()
+    err = np.abs(got[ok] - ref[ok]) / (np.finfo(np.float32).eps * np.abs(ref[ok]))
+    assert err.max() <= NORM_BOUND["div"]
+
+
 def _pow_bound(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """pow's error grows with |b log a| (the exponent's absolute error) and, for the integer
     path, with the number of multiplications."""
@@ -447,6 +464,22 @@ def test_pow_special(dtype) -> None:
     for g, e in zip(got, ref):
         for gv, ev in ((g.real, e.real), (g.imag, e.imag)):
             assert _same(gv, ev), (a, b, got, ref)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=["c64", "c128"])
+def test_pow_special_grid(dtype) -> None:
+    """Every pairing of 81 special operands: NaN positions, infinities and zeros as NumPy's
+    (libm's cpow: exp(b log a) with C99's infinity-recovering product), zero signs aside."""
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, np.inf, -np.inf, np.nan]
+    zs = np.array([complex(x, y) for x in vals for y in vals])
+    a, b = np.repeat(zs, len(zs)).astype(dtype), np.tile(zs, len(zs)).astype(dtype)
+    got = run("pow", dtype, a, b)
+    with np.errstate(all="ignore"):
+        ref = np.power(a, b)
+    special = ~(np.isfinite(a) & np.isfinite(b)) | (a == 0) | (b == 0)
+    bad = [(x, y, g, e) for x, y, g, e, sp in zip(a, b, got, ref, special)
+           if sp and not (_same(g.real, e.real, sign=False) and _same(g.imag, e.imag, sign=False))]
+    assert not bad, bad[:10]
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=["c64", "c128"])

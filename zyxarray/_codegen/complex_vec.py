@@ -108,15 +108,26 @@ _DEFS: dict[str, tuple[str, str, str]] = {
     "add": ("V", "V a, V b", "return MK(a.x + b.x, a.y + b.y);"),
     "sub": ("V", "V a, V b", "return MK(a.x - b.x, a.y - b.y);"),
     "mul": ("V", "V a, V b", "return MK(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);"),
+    # Smith's algorithm, NumPy's branches (b == 0: a / +0, parts independently); operands
+    # beyond MAX/4 are scaled by 1/4 first (the result back by 4 for a), so the sums
+    # d = c + d t and a + b t overflow only where the quotient does
     "div": ("V", "V a, V b", """\
-R cr = fabs(b.x), ci = fabs(b.y);
+R cr = fabs(b.x), ci = fabs(b.y), sc = (R)1;
+if (cr > K_BIG || ci > K_BIG) {
+  b = MK(b.x * (R)0.25, b.y * (R)0.25);
+  a = MK(a.x * (R)0.25, a.y * (R)0.25);
+}
+if (fabs(a.x) > K_BIG || fabs(a.y) > K_BIG) {
+  a = MK(a.x * (R)0.25, a.y * (R)0.25);
+  sc = (R)4;
+}
 if (cr >= ci) {
   if (cr == 0 && ci == 0) return MK(a.x / cr, a.y / cr);
   R t = b.y / b.x, d = b.x + b.y * t;
-  return MK((a.x + a.y * t) / d, (a.y - a.x * t) / d);
+  return MK(((a.x + a.y * t) / d) * sc, ((a.y - a.x * t) / d) * sc);
 }
 R t = b.x / b.y, d = b.x * t + b.y;
-return MK((a.x * t + a.y) / d, (a.y * t - a.x) / d);"""),
+return MK(((a.x * t + a.y) / d) * sc, ((a.y * t - a.x) / d) * sc);"""),
     "neg": ("V", "V z", "return MK(-z.x, -z.y);"),
     "conj": ("V", "V z", "return MK(z.x, -z.y);"),
     "round": ("V", "V z", "return MK(rint(z.x), rint(z.y));"),
@@ -169,6 +180,35 @@ if (x <= (R)2 * K_EXPBIG) {
 }
 R e = exp((R)0.25 * x);
 return (((c * e) * k) * e) * e * e;"""),
+    # a * b with C99 Annex G's recovery of infinities (a NaN + NaN j textbook product whose
+    # factors or partial products are infinite is an infinity): pow's b log a, as libm's cpow
+    "_mulg": ("V", "V a, V b", """\
+R ac = a.x * b.x, bd = a.y * b.y, ad = a.x * b.y, bc = a.y * b.x;
+R x = ac - bd, y = ad + bc;
+if (!isnan(x) || !isnan(y)) return MK(x, y);
+R p = a.x, q = a.y, r = b.x, s = b.y;
+int again = 0;
+if (isinf(p) || isinf(q)) {
+  p = copysign(isinf(p) ? (R)1 : (R)0, p); q = copysign(isinf(q) ? (R)1 : (R)0, q);
+  if (isnan(r)) r = copysign((R)0, r);
+  if (isnan(s)) s = copysign((R)0, s);
+  again = 1;
+}
+if (isinf(r) || isinf(s)) {
+  r = copysign(isinf(r) ? (R)1 : (R)0, r); s = copysign(isinf(s) ? (R)1 : (R)0, s);
+  if (isnan(p)) p = copysign((R)0, p);
+  if (isnan(q)) q = copysign((R)0, q);
+  again = 1;
+}
+if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+  if (isnan(p)) p = copysign((R)0, p);
+  if (isnan(q)) q = copysign((R)0, q);
+  if (isnan(r)) r = copysign((R)0, r);
+  if (isnan(s)) s = copysign((R)0, s);
+  again = 1;
+}
+if (again) return MK(K_INF * (p * r - q * s), K_INF * (p * s + q * r));
+return MK(x, y);"""),
     # asin(p + iq) for finite p, q (Kahan)
     "_asin": ("V", "R p, R q", """\
 V s1 = F_sqrt(MK((R)1 - p, -q));
@@ -260,7 +300,7 @@ if (b.y == 0 && b.x == rint(b.x) && fabs(b.x) < (R)100) {
   if (n < 0) return F_div(MK((R)1, (R)0), r);
   return r;
 }
-return F_exp(F_mul(b, F_log(a)));"""),
+return F_exp(F__mulg(b, F_log(a)));"""),
     # -- hyperbolic and trigonometric ---------------------------------------------------------
     "sinh": ("V", "V z", """\
 R x = z.x, y = z.y;
