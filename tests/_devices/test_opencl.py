@@ -136,6 +136,18 @@ def test_device_copy(dev: opencl.OpenCLDevice) -> None:
     dst = dev.alloc(data.nbytes)
     dev.copy(dst, src)
     np.testing.assert_array_equal(dev.copy_out(dst).view(np.float64), data)
+    dev.fill_zero(dst)
+    assert not dev.copy_out(dst).any()
+    dev.copy(dst, src, nbytes=16)
+    np.testing.assert_array_equal(dev.copy_out(dst).view(np.float64)[:3], [*data[:2], 0])
+    dev.wait_for(dst.ready)
+    dev.wait_for(COMPLETED)
+    # another device object (its own context): copies and events go through the host
+    twin = opencl.discover()[0][0]
+    theirs = _upload(twin, data)  # type: ignore[arg-type]
+    dev.wait_for(theirs.ready)
+    dev.copy(dst, theirs)
+    np.testing.assert_array_equal(dev.copy_out(dst).view(np.float64), data)
 
 
 def test_out_of_memory_names_size_and_device(dev: opencl.OpenCLDevice,

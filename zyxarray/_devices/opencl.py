@@ -404,21 +404,50 @@ class OpenCLDevice(Device):
         out.flags.writeable = False
         return out
 
-    def copy(self, dst: Buffer, src: Buffer) -> None:
+    def copy(self, dst: Buffer, src: Buffer, nbytes: int | None = None) -> None:
         """Copy ``src`` into ``dst`` (a buffer of this device), asynchronously. A source on
         this device is copied by the device; any other goes through the host."""
-        n = min(src.nbytes, dst.nbytes)
+        n = min(src.nbytes, dst.nbytes) if nbytes is None else int(nbytes)
         if n == 0:
             return
         if src.device is not self:
             self.copy_in(dst, src.device.copy_out(src)[:n], donate=True)
             return
         queue = self.queue
+        self.wait_for(src.ready)
         try:
             ev = _cl.enqueue_copy(queue, dst.handle, src.handle, byte_count=n)
         except _cl.Error as e:
             raise self._transfer_error(e, "device copy", n) from e
-        dst.ready = OpenCLEvent(ev, queue)
+        dst.ready = OpenCLEvent(ev, queue, keep=src)
+
+    def fill_zero(self, buffer: Buffer) -> None:
+        """Set every byte of ``buffer`` to 0, asynchronously."""
+        if buffer.nbytes == 0:
+            return
+        queue = self.queue
+        try:
+            ev = _cl.enqueue_fill_buffer(queue, buffer.handle, np.zeros(1, np.uint8), 0,
+                                         buffer.nbytes)
+        except _cl.Error as e:
+            raise self._transfer_error(e, "fill", buffer.nbytes) from e
+        buffer.ready = OpenCLEvent(ev, queue)
+
+    def wait_for(self, event: Event) -> None:
+        """Make this device's queue wait for ``event`` without blocking the host when the
+        event is of this device's context; any other event is waited for on the host."""
+        ev = event.cl_event if isinstance(event, OpenCLEvent) else None
+        if ev is None:
+            event.wait()
+            return
+        try:
+            same = ev.context == self.context
+        except _cl.Error:
+            same = False
+        if same:
+            _cl.enqueue_marker(self.queue, wait_for=[ev])
+        else:
+            event.wait()
 
     def _transfer_error(self, e: BaseException, what: str, nbytes: int) -> BaseException:
         if _error_code(e) in _out_of_memory_codes():
