@@ -124,6 +124,8 @@ def test_copy_in_takes_a_snapshot(dev: opencl.OpenCLDevice) -> None:
     buf = _upload(dev, data)
     data[:] = -1                  # the caller may reuse its array at once
     np.testing.assert_array_equal(dev.copy_out(buf).view(np.int32), np.arange(100_000))
+    dev.synchronize()
+    assert buf.ready.done() and not dev._pending, "the host snapshot is let go"
     donated = np.arange(10, dtype=np.int32)
     buf2 = dev.alloc(donated.nbytes)
     dev.copy_in(buf2, donated, donate=True)

@@ -298,6 +298,7 @@ class OpenCLDevice(Device):
         self._context: Any = None
         self._queue: Any = None
         self._read_queue: Any = None
+        self._pending: list[OpenCLEvent] = []   # copies in that hold host memory
         self.compiles = 0     # real driver builds from source in this process (tests read it)
 
     @property
@@ -385,7 +386,11 @@ class OpenCLDevice(Device):
             ev = _cl.enqueue_copy(queue, buffer.handle, src, is_blocking=False)
         except _cl.Error as e:
             raise self._transfer_error(e, "copy in", src.nbytes) from e
-        buffer.ready = OpenCLEvent(ev, queue, keep=src)
+        event = OpenCLEvent(ev, queue, keep=src)
+        buffer.ready = event
+        # the host bytes are let go when the copy is seen complete, not when someone waits
+        self._pending = [e for e in self._pending if not e.done()]
+        self._pending.append(event)
         if _debug.enabled("memory"):
             _debug.log("memory", f"{self.name}: copy in {src.nbytes} bytes (queued)")
 
@@ -459,6 +464,9 @@ class OpenCLDevice(Device):
         if self._queue is not None:
             self._queue.finish()
             self._read_queue.finish()
+            pending, self._pending = self._pending, []
+            for event in pending:
+                event.wait()
 
     # -- compile --------------------------------------------------------------------------
     def compile(self, source: str, ir: Any) -> Program:
