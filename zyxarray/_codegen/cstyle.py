@@ -75,7 +75,7 @@ _FLOAT_HELPERS = {
     "mod": """static inline {T} zx_mod_{S}({T} a, {T} b) {{
   {T} m = fmod{F}(a, b);
   if (b == 0) return m;
-  if (m != 0) {{ if ((b < 0) != (m < 0)) m += b; }} else m = copysign{F}(0, b);
+  if (m != 0) {{ if ((b < 0) != (m < 0)) m += b; }} else m = copysign{F}(({T})0, b);
   return m;
 }}""",
     "floordiv": """static inline {T} zx_floordiv_{S}({T} a, {T} b) {{
@@ -86,7 +86,7 @@ _FLOAT_HELPERS = {
   {T} m = fmod{F}(a, b);
   {T} d = (a - m) / b;
   if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
-  if (d == 0) return copysign{F}(0, a / b);
+  if (d == 0) return copysign{F}(({T})0, a / b);
   {T} f = floor{F}(d);
   if (d - f > 0.5) f += 1;
   return f;
