@@ -27,7 +27,12 @@ NUM_THREADS = "ZYXARRAY_NUM_THREADS"
 #: Depth of pending graph after which an array is realized eagerly (bounds memory and recursion).
 MAX_DEPTH = "ZYXARRAY_MAX_DEPTH"
 
-ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH)
+#: Extra OpenCL build options, space-separated (the tests use -cl-opt-disable on PoCL, whose
+#: optimizing builds take seconds per kernel).
+OPENCL_OPTIONS = "ZYXARRAY_OPENCL_OPTIONS"
+
+ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
+       OPENCL_OPTIONS)
 
 
 def get(name: str, default: str | None = None) -> str | None:

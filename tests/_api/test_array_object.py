@@ -127,6 +127,16 @@ def test_array_protocol(device: str) -> None:
 def test_dlpack(device: str) -> None:
     a = np.arange(6, dtype=np.int32).reshape(2, 3)
     x = xp.asarray(a, device=device) + 1
+    if x.device.info.style != "loops":
+        # GPU memory: NumPy cannot take it, but may ask for a host copy (CuPy and PyTorch
+        # share cuda memory: tests/_api/test_cuda_interop.py)
+        assert x.__dlpack_device__()[0] in (2, 4)
+        with pytest.raises(BufferError):
+            np.from_dlpack(x)
+        np.testing.assert_array_equal(np.from_dlpack(x, device="cpu"), a + 1)
+        with pytest.raises(BufferError):
+            x.__dlpack__(dl_device=(1, 0), copy=False)
+        return
     assert x.__dlpack_device__() == (1, 0)
     np.testing.assert_array_equal(np.from_dlpack(x), a + 1)
     np.testing.assert_array_equal(np.from_dlpack(x.T), (a + 1).T)

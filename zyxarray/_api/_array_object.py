@@ -164,8 +164,18 @@ class Array:
                    copy: builtins.bool | None = None) -> Any:
         """Export through DLPack. On host-memory devices the capsule shares this array's
         memory unless ``copy=True`` (or the array is a masked or chained view)."""
-        if self.device.info.style != "loops":
-            raise BufferError(f"__dlpack__: device {self.device.name} does not export DLPack")
+        host_memory = self.device.info.style == "loops"
+        if not host_memory and dl_device is not None and dl_device[0] == 1:
+            # the consumer asks for a host copy (NumPy's ``from_dlpack(x, device="cpu")``)
+            if copy is False:
+                raise BufferError(f"__dlpack__: {self.device.name} memory reaches the host "
+                                  "only by a copy (copy=False)")
+            return np.array(self._host(), copy=True).__dlpack__()
+        if hasattr(self.device, "as_cupy"):
+            return _cupy_view(self._node, copy).__dlpack__(stream=stream)
+        if not host_memory:
+            raise BufferError(f"__dlpack__: {self.device.name} memory cannot be shared through "
+                              "DLPack; ask for a host copy (dl_device=(1, 0))")
         shared = None if copy else _shared_host_view(self._node)
         if shared is None:
             if copy is False:
@@ -180,6 +190,10 @@ class Array:
         return shared.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
+        if hasattr(self.device, "as_cupy"):
+            return (2, self.device.index)    # kDLCUDA
+        if self.device.info.kind == "opencl":
+            return (4, self.device.index)    # kDLOpenCL
         return (1, 0)   # kDLCPU: the cpu and reference devices keep host memory
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
@@ -445,6 +459,28 @@ class Array:
     conjugate = conj
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _cupy_view(node: g.Node, copy: builtins.bool | None) -> Any:
+    """A CuPy array over a cuda node's memory: shared for buffers and plain strided views
+    (unless ``copy``), a fresh contiguous copy otherwise (``copy=False`` then refuses)."""
+    base = node.base()
+    if base.op != "CONST":
+        realize(base)
+    st = node.arg if node.op == "VIEW" else None
+    plain = base.buffer is not None and (st is None or (len(st) == 1 and st[0].mask is None))
+    if copy or not plain:
+        if copy is False:
+            raise BufferError("__dlpack__: this view cannot be exported without a copy "
+                              "(copy=False)")
+        fresh = g.from_host(to_host(node), node.device)    # (through the host: rare)
+        realize(fresh)
+        base, st = fresh, None
+    dev: Any = base.device
+    base.buffer.ready.wait()     # consumers on other streams see finished data
+    if st is None:
+        return dev.as_cupy(base.buffer, base.dtype, node.shape)
+    return dev.as_cupy(base.buffer, base.dtype, node.shape, st[0].strides, st[0].offset)
 
 
 def _shared_host_view(node: g.Node) -> np.ndarray | None:

@@ -268,6 +268,9 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Array:
     """An array from any object that exports DLPack. On a host-memory device a contiguous
     producer's memory is shared (no copy) unless ``copy=True``."""
+    kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+    if kind == 2:     # kDLCUDA: stays on the GPU
+        return _from_cuda_dlpack(x, device, copy)
     host = np.from_dlpack(x)
     dev = _device(device)
     wrap = getattr(dev, "wrap_host", None)
@@ -278,6 +281,27 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
         raise BufferError("from_dlpack: the data cannot be shared with this device without a "
                           "copy (copy=False)")
     return asarray(np.array(host, copy=True), device=dev)
+
+
+def _from_cuda_dlpack(x: Any, device: Any, copy: builtins.bool | None) -> Array:
+    """A CUDA producer (CuPy, PyTorch...): its memory is shared with the cuda device it lives
+    on (no copy) unless ``copy=True`` or another device is asked for."""
+    import cupy
+
+    arr = cupy.from_dlpack(x)
+    dev = registry.get(f"cuda:{arr.device.id}")
+    if device is not None and registry.get(device) is not dev:
+        if copy is False:
+            raise BufferError(f"from_dlpack: the data is on {dev.name}; moving it to {device} "
+                              "needs a copy (copy=False)")
+        return asarray(cupy.asnumpy(arr), device=device)
+    if copy is True or not arr.flags.c_contiguous:
+        if copy is False:
+            raise BufferError("from_dlpack: a non-contiguous CUDA array cannot be shared "
+                              "(copy=False)")
+        arr = cupy.array(arr, copy=True, order="C")
+    buf = dev.wrap_cupy(arr)   # type: ignore[attr-defined]
+    return Array._new(g.buffer_node(buf, arr.dtype, tuple(arr.shape)))
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:

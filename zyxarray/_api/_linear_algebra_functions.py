@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._codegen.ir import Op
+from .._devices import library
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
@@ -42,8 +43,10 @@ def matmul(x1: Any, x2: Any, /) -> Array:
         shape = shape[:-2] + (m,)
     if b.ndim == 1:
         shape = shape[:-1]
-    if a.device.info.style == "loops":
-        # a library node: NumPy's BLAS on the host memory of the cpu/reference devices
+    info = a.device.info
+    if info.style == "loops" or library.on_device(info.kind, "matmul") is not None:
+        # a library node: NumPy's BLAS on the host memory of the cpu/reference devices,
+        # the device's own BLAS (cuBLAS) where it has one
         node = g.library("matmul", (g.cast(a._node, common.np), g.cast(b._node, common.np)),
                          {}, common.np, shape)
         return Array._new(node)

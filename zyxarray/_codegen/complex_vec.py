@@ -58,7 +58,8 @@ Methods (formulas from the literature, the code is ours):
   expm1 is NumPy's ``expm1(x) cos y - 2 sin^2(y/2)``.
 * asin, asinh, acos, acosh: Kahan's formulas from products of ``sqrt(1 - z)`` and
   ``sqrt(1 + z)`` (no cancellation: each sum adds terms of one sign), evaluated on ``|x|,
-  |y|`` with the signs restored by ``copysign``, so odd and conjugate symmetries hold exactly.
+  |y|`` with the signs restored by ``copysign``, so odd and conjugate symmetries hold exactly;
+  ``log(2z)`` for huge ``z``.
   atanh: ``log1p(4x / ((1-x)^2 + y^2))/4`` (the difference of two ``log|.|`` where that
   denominator is below 1), ``atan2(2y, (1-x)(1+x) - y^2)/2``, ``1/z + i pi/2`` for huge ``z``.
 
@@ -92,6 +93,7 @@ _CONSTS: dict[str, tuple[float, float]] = {
     "PI_2": (math.pi / 2, math.pi / 2),
     "PI_4": (math.pi / 4, math.pi / 4),
     "PI3_4": (3 * math.pi / 4, 3 * math.pi / 4),
+    "LN2": (math.log(2), math.log(2)),
     "LOG2E": (1 / math.log(2), 1 / math.log(2)),
     "LOG10E": (1 / math.log(10), 1 / math.log(10)),
     # exp(x) overflows above log(MAX) (88.72, 709.78): split it above these
@@ -104,7 +106,8 @@ _CONSTS: dict[str, tuple[float, float]] = {
     "TINY": (2.0**-100, 2.0**-900),
     "UP": (2.0**64, 2.0**120),
     "DOWN": (2.0**-32, 2.0**-60),
-    # above HUGE, atanh(z) = 1/z + i pi/2 to within 3/|z|^2 relative
+    # above HUGE, atanh(z) = 1/z + i pi/2 to within 3/|z|^2 relative, asinh(z) and acosh(z)
+    # are log(2z) to within 1/(2|z|^2) (and Kahan's products could overflow near MAX)
     "HUGE": (2.0**14, 2.0**28),
 }
 
@@ -372,7 +375,10 @@ if (isinf(x) || isinf(y)) {
   R im = isinf(x) ? (isinf(y) ? K_PI_4 : (R)0) : K_PI_2;
   return MK(copysign(K_INF, x), copysign(im, y));
 }
-V w = F__asin(-fabs(y), fabs(x));
+R ax = fabs(x), ay = fabs(y);
+if (ax > K_HUGE || ay > K_HUGE)  /* log(2z), to within 1/(2|z|^2) relative */
+  return MK(copysign(F__logabs(ax, ay) + K_LN2, x), copysign(atan2(ay, ax), y));
+V w = F__asin(-ay, ax);
 return MK(copysign(w.y, x), copysign(w.x, y));"""),
     "asin": ("V", "V z", "V w = F_asinh(MK(-z.y, z.x));\nreturn MK(w.y, -w.x);"),
     "acosh": ("V", "V z", """\
@@ -391,6 +397,8 @@ if (isinf(x) || isinf(y)) {
   return MK(K_INF, copysign(im, y));
 }
 R ay = fabs(y);
+if (fabs(x) > K_HUGE || ay > K_HUGE)  /* log(2z), to within 1/(2|z|^2) relative */
+  return MK(F__logabs(x, ay) + K_LN2, copysign(atan2(ay, x), y));
 V s1 = F_sqrt(MK(x - (R)1, ay));
 V s2 = F_sqrt(MK(x + (R)1, ay));
 return MK(asinh(s1.x * s2.x + s1.y * s2.y), copysign((R)2 * atan2(s1.y, s2.x), y));"""),
@@ -413,10 +421,10 @@ if (isinf(ax) || isinf(ay)) {
 } else if (ax > K_HUGE || ay > K_HUGE) {
   R r, q;
   if (ax >= ay) {
-    r = ay / ax; q = (R)1 / (ax * ((R)1 + r * r));
+    r = ay / ax; q = ((R)1 / ax) / ((R)1 + r * r);
     re = q; im = K_PI_2 - r * q;
   } else {
-    r = ax / ay; q = (R)1 / (ay * ((R)1 + r * r));
+    r = ax / ay; q = ((R)1 / ay) / ((R)1 + r * r);
     re = r * q; im = K_PI_2 - q;
   }
 } else {

@@ -497,6 +497,9 @@ class CUDADevice(Device):
                                     self.index)
         return cp.ndarray(shape, dt, memptr=cp.cuda.MemoryPointer(mem, start), strides=strides)
 
+    #: the device-array view that device-resident library ops take (``library.on_device``)
+    as_array = as_cupy
+
     def wrap_cupy(self, array: Any) -> Buffer:
         """A buffer over a CuPy array's own memory (no copy; DLPack import). The buffer keeps
         the array alive; the device's stream waits for the work queued on CuPy's current

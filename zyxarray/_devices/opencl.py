@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _debug
+from .. import _debug, _env
 from .._errors import CompileError, DeviceError
 from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
@@ -246,6 +246,7 @@ class OpenCLDevice(Device):
         self.platform = platform
         self.cl_device = cl_device
         self.build_options = tuple(build_options)
+        self.index = index
         name = f"opencl:{index}"
         d = cl_device
         extensions = set(d.extensions.split())
@@ -583,7 +584,9 @@ def discover() -> tuple[list[Device], list[str]]:
                     reasons.append(f"{name}: {cl_device.name.strip()} on {pname} is not "
                                    f"available")
                     continue
-                found.append(OpenCLDevice(index - 1, platform, cl_device))
+                extra = tuple((_env.get(_env.OPENCL_OPTIONS) or "").split())
+                found.append(OpenCLDevice(index - 1, platform, cl_device,
+                                          build_options=BUILD_OPTIONS + extra))
             except Exception as e:
                 reasons.append(f"{name}: {type(e).__name__}: {e}")
     if not found and not reasons:

@@ -17,7 +17,8 @@ strategies for loop-style devices:
 
 Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
 
-- ``g_elementwise``: one work item per output point;
+- ``g_elementwise``: each work item computes ``ITEM_POINTS`` output points, a group's
+  points side by side (coalesced), so more loads are in flight per item;
 - ``g_serial``: one work item per output point, looping over a short reduction;
 - ``g_row``: one work-group per output point; its work items stride over the reduction and
   combine their partial results in a tree (``GROUP_REDUCE``); fused stages run one after the
@@ -47,6 +48,7 @@ PARALLEL_MIN = 1 << 15    # domains smaller than this run on one thread
 GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
+ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
 
 
 @dataclass
@@ -280,7 +282,9 @@ def _strategy_args(c: Canonical) -> list[int]:
     if c.strategy == "column":
         return [math.ceil(c.outer[-1] / c.lanes)]
     outer = math.prod(c.outer)
-    if c.strategy in ("g_elementwise", "g_serial"):
+    if c.strategy == "g_elementwise":
+        return [math.ceil(outer / (c.lanes * ITEM_POINTS))]
+    if c.strategy == "g_serial":
         return [math.ceil(outer / c.lanes)]
     if c.strategy == "g_row":
         return [outer]
@@ -627,25 +631,32 @@ class _Lowerer:
     def _lower_g_elementwise(self) -> None:
         b = self.b
         group, local = self._work_item()
+        size = b.const(self.c.lanes)
+        first = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes * ITEM_POINTS)), local)
+        total = self._product(self.outer_sizes)
+        point = b.range(b.const(0), b.const(ITEM_POINTS), "inner")
+        gid = b.idx(Op.ADD, first, b.idx(Op.MUL, point, size))
+        guard = b.if_(b.alu(Op.CMPLT, gid, total))
+        self._store(self.unravel(gid, self.outer_sizes))
+        b.end(guard)
+        b.end(point)
+
+    def _lower_g_serial(self) -> None:
+        b = self.b
+        group, local = self._work_item()
         gid = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
         guard = b.if_(b.alu(Op.CMPLT, gid, self._product(self.outer_sizes)))
         env = self.unravel(gid, self.outer_sizes) + [b.const(0)] * len(self.c.red)
-        if self.c.strategy == "g_serial":
-            k, m = len(self.c.outer), len(self.c.red)
-            for group_exprs in self.stages():
-                accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
-                        for i in group_exprs}
-                self.reduce_loops(group_exprs, accs, list(env), list(range(m)),
-                                  lane_split=False)
-                for i in group_exprs:
-                    self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
-                                                   (accs[i],))
-            self._finish_outputs(env, k, m)
-        else:
-            self._store(env)
+        k, m = len(self.c.outer), len(self.c.red)
+        for group_exprs in self.stages():
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
+                    for i in group_exprs}
+            self.reduce_loops(group_exprs, accs, list(env), list(range(m)), lane_split=False)
+            for i in group_exprs:
+                self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
+                                               (accs[i],))
+        self._finish_outputs(env, k, m)
         b.end(guard)
-
-    _lower_g_serial = _lower_g_elementwise
 
     def _group_stages(self, env: list[int], first: int, count: int, step: int,
                       stride: int) -> None:

@@ -13,6 +13,7 @@ import hashlib
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -114,11 +115,50 @@ def _program(c: Canonical) -> Program:
     return prog
 
 
+def _device_view(node: Node) -> tuple | None:
+    """(buffer, dtype, shape, strides, offset) of a realized node or plain strided view of
+    one, for a device-resident library op; None for anything else (constants, masks)."""
+    base = node.base()
+    if base.buffer is None:
+        return None
+    if node is base:
+        return base.buffer, node.dtype, node.shape, contiguous_strides(node.shape), 0
+    st = node.arg if node.op == "VIEW" else None
+    if st is None or len(st) != 1 or st[0].mask is not None:
+        return None
+    return base.buffer, node.dtype, node.shape, st[0].strides, st[0].offset
+
+
+def _run_on_device(step: LibraryStep, impl: object) -> bool:
+    """Run a library op on the device's own memory (``library.on_device``); False when an
+    input is not a plain view of a buffer (the caller then goes through the host)."""
+    out = step.output
+    device: Any = out.device
+    views = [_device_view(n) for n in step.inputs]
+    if any(v is None for v in views):
+        return False
+    buf = device.alloc(out.nbytes)
+    with device.activate():
+        arrays = [device.as_array(*v) for v in views]   # type: ignore[misc]
+        target = device.as_array(buf, out.dtype, out.shape)
+        impl(*arrays, out=target, **step.params)  # type: ignore[operator]
+    buf.ready = device.record()
+    _debug.log("launch", f"{device.name}: library {step.name} on the device -> "
+                         f"{list(out.shape)}")
+    stats["kernels"] += 1
+    out.set_buffer(buf)
+    return True
+
+
 def run_library(step: LibraryStep) -> None:
-    """A library op on host memory: zero-copy views on host devices, a logged round trip
-    through the host elsewhere."""
+    """A library op: on the device's own memory where it has an implementation
+    (``library.on_device``), on zero-copy host views on host devices, else through a logged
+    round trip to the host."""
     out = step.output
     device: Device = out.device
+    impl = library.on_device(device.info.kind, step.name)
+    if impl is not None and _run_on_device(step, impl):
+        return
     inputs = [to_host(n) for n in step.inputs]
     buf = device.alloc(out.nbytes)
     host_array = getattr(device, "host_array", None)

@@ -11,7 +11,8 @@ op gets an explicit round trip through the host, logged under the ``launch`` deb
 Each implementation takes host arrays and ``out`` (an array of the result's shape and dtype
 to fill) plus keyword parameters. The implementations live in this package's modules, one per
 family (``blas``, ``sorting``, ``linalg``, ``fft``, ``indexing``); each registers itself with
-``@host_impl(name)``.
+``@host_impl(name)``. Devices with their own implementations register them per device kind
+with ``@device_impl(kind, name)`` (``cuda``: CuPy's cuBLAS, cuSOLVER, cuFFT and sorts).
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ import numpy as np
 HostImpl = Callable[..., None]
 
 HOST: dict[str, HostImpl] = {}
+#: (device kind, op name) -> an implementation on that device's own memory (its arrays are
+#: the device's array type, e.g. CuPy views for ``cuda``)
+DEVICE: dict[tuple[str, str], HostImpl] = {}
 
 
 def host_impl(name: str) -> Callable[[HostImpl], HostImpl]:
@@ -33,6 +37,18 @@ def host_impl(name: str) -> Callable[[HostImpl], HostImpl]:
     return register
 
 
+def device_impl(kind: str, name: str) -> Callable[[HostImpl], HostImpl]:
+    def register(fn: HostImpl) -> HostImpl:
+        DEVICE[(kind, name)] = fn
+        return fn
+    return register
+
+
+def on_device(kind: str, name: str) -> HostImpl | None:
+    """The implementation of ``name`` resident on devices of ``kind``, if there is one."""
+    return DEVICE.get((kind, name))
+
+
 def run_host(name: str, inputs: list[np.ndarray], out: np.ndarray, params: dict[str, Any]
              ) -> None:
     """Run the host implementation of ``name`` into ``out``."""
@@ -40,4 +56,4 @@ def run_host(name: str, inputs: list[np.ndarray], out: np.ndarray, params: dict[
 
 
 # the families register their implementations on import (after host_impl exists)
-from . import blas, fft, indexing, linalg, sorting  # noqa: E402, F401
+from . import blas, cuda, fft, indexing, linalg, sorting  # noqa: E402, F401

@@ -1,0 +1,176 @@
+"""Library operations resident on ``cuda`` devices: CuPy's cuBLAS, cuSOLVER, cuFFT, sorts and
+scans on views of the device's own buffers (no host round trip).
+
+Layer: ``_devices``. Imports nothing above it; CuPy only when a cuda device exists.
+
+Each implementation takes the device, the inputs as CuPy views and ``out`` (a CuPy view of the
+result's buffer) plus the op's keyword parameters, the same ones the host implementations take.
+The caller runs it inside ``device.activate()`` (the device's stream) and records the event
+that makes the result ready. Ops missing here run on the host with a logged round trip.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import device_impl
+
+
+def _cp() -> Any:
+    import cupy
+    return cupy
+
+
+@device_impl("cuda", "matmul")
+def matmul(a: Any, b: Any, *, out: Any) -> None:
+    if out.size == 0:
+        return
+    cp = _cp()
+    if a.dtype == bool:
+        out[...] = cp.matmul(a.astype(cp.uint8), b.astype(cp.uint8)) != 0
+        return
+    cp.matmul(a, b, out=out)
+
+
+@device_impl("cuda", "sort")
+def sort(x: Any, *, out: Any, axis: int, descending: bool) -> None:
+    if out.size == 0:
+        return
+    cp = _cp()
+    if descending:
+        out[...] = cp.take_along_axis(x, _descending_argsort(x, axis), axis=axis)
+    else:
+        out[...] = cp.sort(x, axis=axis)
+
+
+@device_impl("cuda", "argsort")
+def argsort(x: Any, *, out: Any, axis: int, descending: bool) -> None:
+    if out.size == 0:
+        return
+    # CuPy's argsort is a stable radix/merge sort along the axis (NaN last, as NumPy)
+    out[...] = _descending_argsort(x, axis) if descending else _cp().argsort(x, axis=axis)
+
+
+def _descending_argsort(x: Any, axis: int) -> Any:
+    cp = _cp()
+    n = x.shape[axis]
+    order = cp.argsort(cp.flip(x, axis), axis=axis)
+    return (n - 1) - cp.flip(order, axis)
+
+
+def _scan(name: str, initial: int, x: Any, out: Any, axis: int, include_initial: bool) -> None:
+    if out.size == 0:
+        return
+    target = out
+    if include_initial:
+        head = [slice(None)] * out.ndim
+        head[axis] = slice(0, 1)
+        out[tuple(head)] = initial
+        head[axis] = slice(1, None)
+        target = out[tuple(head)]
+    if target.size:
+        target[...] = getattr(_cp(), name)(x, axis=axis, dtype=out.dtype)
+
+
+@device_impl("cuda", "cumulative_sum")
+def cumulative_sum(x: Any, *, out: Any, axis: int, include_initial: bool) -> None:
+    _scan("cumsum", 0, x, out, axis, include_initial)
+
+
+@device_impl("cuda", "cumulative_prod")
+def cumulative_prod(x: Any, *, out: Any, axis: int, include_initial: bool) -> None:
+    _scan("cumprod", 1, x, out, axis, include_initial)
+
+
+def _fft1(name: str) -> None:
+    def run(x: Any, *, out: Any, n: int, axis: int, norm: str) -> None:
+        if out.size:
+            out[...] = getattr(_cp().fft, name)(x, n=n, axis=axis, norm=norm)
+    device_impl("cuda", name)(run)
+
+
+def _fftn(name: str) -> None:
+    def run(x: Any, *, out: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> None:
+        if out.size:
+            out[...] = getattr(_cp().fft, name)(x, s=s, axes=axes, norm=norm)
+    device_impl("cuda", name)(run)
+
+
+for _name in ("fft", "ifft", "rfft", "irfft"):
+    _fft1(_name)
+for _name in ("fftn", "ifftn", "rfftn", "irfftn"):
+    _fftn(_name)
+
+
+def _pack(out: Any, *parts: Any) -> None:
+    """The host implementations' packed layout: each result's elements one after another."""
+    flat = out.reshape(-1)
+    start = 0
+    for p in parts:
+        flat[start:start + p.size] = p.reshape(-1)
+        start += p.size
+
+
+@device_impl("cuda", "inv")
+def inv(x: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().linalg.inv(x)
+
+
+@device_impl("cuda", "solve")
+def solve(a: Any, b: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().linalg.solve(a, b)
+
+
+@device_impl("cuda", "det")
+def det(x: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().linalg.det(x)
+
+
+@device_impl("cuda", "slogdet")
+def slogdet(x: Any, *, out: Any) -> None:
+    if out.size:
+        sign, logabsdet = _cp().linalg.slogdet(x)
+        _pack(out, sign, logabsdet)
+
+
+@device_impl("cuda", "cholesky")
+def cholesky(x: Any, *, out: Any, upper: bool) -> None:
+    if out.size:
+        low = _cp().linalg.cholesky(x)
+        out[...] = low.swapaxes(-1, -2).conj() if upper else low
+
+
+@device_impl("cuda", "eigh")
+def eigh(x: Any, *, out: Any) -> None:
+    if out.size:
+        w, v = _cp().linalg.eigh(x)
+        _pack(out, w, v)
+
+
+@device_impl("cuda", "eigvalsh")
+def eigvalsh(x: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().linalg.eigvalsh(x)
+
+
+@device_impl("cuda", "qr")
+def qr(x: Any, *, out: Any, mode: str) -> None:
+    if out.size:
+        q, r = _cp().linalg.qr(x, mode=mode)
+        _pack(out, q, r)
+
+
+@device_impl("cuda", "svd")
+def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
+    if out.size:
+        u, s, vh = _cp().linalg.svd(x, full_matrices=full_matrices)
+        _pack(out, u, s, vh)
+
+
+@device_impl("cuda", "svdvals")
+def svdvals(x: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().linalg.svd(x, compute_uv=False)
