@@ -1,7 +1,7 @@
 # The few commands people run. `make help` lists them.
 PYTHON ?= python
 
-.PHONY: help install test lint typecheck bench demo ci clean
+.PHONY: help install test lint typecheck bench demo ci clean gpu-wheels gpu-test gpu-bench
 
 help:
 	@echo "make install    install zyxarray with its test extras (pip install \".[test]\")"
@@ -11,6 +11,9 @@ help:
 	@echo "make bench      benchmarks against NumPy (python bench/run.py)"
 	@echo "make demo       the self-check: devices, a fused kernel, timings (python -m zyxarray)"
 	@echo "make ci         what CI runs (.ci/run)"
+	@echo "make gpu-wheels download the wheels the GPU machine lacks into .wheels/"
+	@echo "make gpu-test   on the GPU machine: backend tests on cuda:0 and NVIDIA OpenCL"
+	@echo "make gpu-bench  on the GPU machine: bench/gpu.py against CuPy"
 	@echo "make clean      build outputs and tool caches (not the kernel cache)"
 
 install:
@@ -37,6 +40,18 @@ demo:
 
 ci:
 	bash .ci/run
+
+gpu-wheels:
+	$(PYTHON) -m pip download -q --only-binary=:all: --python-version 3.12 \
+		--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d .wheels \
+		cffi pycparser pyopencl pytools platformdirs siphash24 typing_extensions
+	rm -f .wheels/numpy-*.whl
+
+gpu-test:
+	bash bench/gpu_machine.sh test
+
+gpu-bench:
+	bash bench/gpu_machine.sh bench
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

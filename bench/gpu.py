@@ -1,0 +1,199 @@
+"""GPU benchmarks: zyxarray on a cuda or opencl device side by side with CuPy, in one run
+(issues 4 and 5's targets). Run on the GPU machine (see ``make gpu-bench`` and GPU.md).
+
+Usage: python bench/gpu.py [--device cuda:0] [--json out.json]
+
+Each case times CuPy and zyxarray on the same data (best of several runs after a warm-up,
+each timed to completion: the device is synchronized) and prints the ratio
+cupy_time / zyxarray_time (> 1: zyxarray is faster) and, for memory-bound cases, the
+useful traffic in TB/s and its fraction of the device-to-device copy bandwidth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import zyxarray as xp
+from zyxarray._devices import registry
+from zyxarray._lazy.realize import realize
+
+
+def best(fn: Callable[[], object], sync: Callable[[], None], repeat: int = 10) -> float:
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        sync()
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+class Bench:
+    def __init__(self, device: str) -> None:
+        import cupy as cp
+        self.cp = cp
+        self.dev = registry.get(device)
+        self.name = device
+        self.results: list[dict] = []
+
+    def zsync(self) -> None:
+        self.dev.synchronize()
+
+    def csync(self) -> None:
+        self.cp.cuda.Device().synchronize()
+
+    def run(self, a: xp.Array) -> None:
+        realize(a._node)
+
+    def add(self, case: str, t_cp: float | None, t_zx: float, target: str, ok: bool,
+            traffic: float | None = None, note: str = "") -> None:
+        r = {"case": case, "cupy_s": t_cp, "zyx_s": t_zx,
+             "ratio": (t_cp / t_zx) if t_cp else None, "target": target, "ok": bool(ok),
+             "note": note}
+        if traffic is not None:
+            r["zyx_TBps"] = traffic / t_zx / 1e12
+            if t_cp:
+                r["cupy_TBps"] = traffic / t_cp / 1e12
+        self.results.append(r)
+
+    # -- cases ----------------------------------------------------------------------------
+    def copy_bandwidth(self, n: int) -> float:
+        cp = self.cp
+        a = cp.ones(n, cp.float32)
+        b = cp.empty_like(a)
+        t = best(lambda: b.__setitem__(Ellipsis, a), self.csync)
+        bw = 2 * 4 * n / t
+        self.add("device-to-device copy (CuPy)", t, t, "-", True, 2 * 4 * n, "reference")
+        zdev = self.dev
+        if hasattr(zdev, "copy"):
+            za, zb = zdev.alloc(4 * n), zdev.alloc(4 * n)
+            zdev.fill_zero(za)
+            tz = best(lambda: zdev.copy(zb, za), self.zsync)
+            self.add(f"device-to-device copy ({self.name} runtime)", t, tz, "-", True,
+                     2 * 4 * n, "reference")
+        return bw
+
+    def chain(self, n: int, copy_bw: float) -> None:
+        cp = self.cp
+        rng = np.random.default_rng(0)
+        hs = [rng.standard_normal(n, dtype=np.float32) for _ in range(5)]
+        cs = [cp.asarray(h) for h in hs]
+        zs = [xp.asarray(h, device=self.name) for h in hs]
+
+        def f(a, b, c, d, e, m):  # type: ignore[no-untyped-def]
+            return a * b + c * d - m.exp(e) * 0.5
+
+        fused = cp.fuse(lambda a, b, c, d, e: a * b + c * d - cp.exp(e) * 0.5)
+        t_plain = best(lambda: f(*cs, cp), self.csync)
+        t_fuse = best(lambda: fused(*cs), self.csync)
+        t_zx = best(lambda: self.run(f(*zs, xp)), self.zsync)
+        ok = np.allclose(np.asarray(f(*zs, xp)), cp.asnumpy(fused(*cs)), rtol=1e-5, atol=1e-5)
+        traffic = 6 * 4 * n
+        self.add(f"5-input chain, 2^{n.bit_length() - 1} f32 vs cupy.fuse", t_fuse, t_zx,
+                 ">= 1x fuse", ok, traffic,
+                 f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth")
+        self.add("  same vs CuPy unfused expression", t_plain, t_zx, ">= 4x", ok, traffic)
+
+    def softmax(self, rows: int, cols: int) -> None:
+        cp = self.cp
+        h = np.random.default_rng(1).standard_normal((rows, cols), dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+
+        def sm(x, m):  # type: ignore[no-untyped-def]
+            e = m.exp(x - m.max(x, axis=1, keepdims=True))
+            return e / m.sum(e, axis=1, keepdims=True)
+
+        t_cp = best(lambda: sm(c, cp), self.csync)
+        t_zx = best(lambda: self.run(sm(z, xp)), self.zsync)
+        ok = np.allclose(np.asarray(sm(z, xp)), cp.asnumpy(sm(c, cp)), rtol=1e-4, atol=1e-6)
+        self.add(f"row softmax {rows}x{cols} f32", t_cp, t_zx, ">= 3x", ok, 2 * 4 * h.size,
+                 f"{len(xp.explain(sm(z, xp)))} kernel(s)")
+
+    def sums(self, n: int, copy_bw: float) -> None:
+        cp = self.cp
+        h = np.random.default_rng(2).standard_normal((n, n), dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+        for axis, target in ((0, ">= 2x"), (1, ">= 70% copy bw")):
+            t_cp = best(lambda ax=axis: c.sum(axis=ax), self.csync)
+            t_zx = best(lambda ax=axis: self.run(xp.sum(z, axis=ax)), self.zsync)
+            ok = np.allclose(np.asarray(xp.sum(z, axis=axis)), cp.asnumpy(c.sum(axis=axis)),
+                             rtol=1e-3, atol=1e-2)
+            traffic = 4 * h.size
+            self.add(f"sum axis={axis} of {n}x{n} f32", t_cp, t_zx, target, ok, traffic,
+                     f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth")
+        t_cp = best(lambda: c.sum(), self.csync)
+        t_zx = best(lambda: self.run(xp.sum(z)), self.zsync)
+        ok = abs(float(xp.sum(z)) - float(c.sum())) < 1e-2 * n
+        self.add(f"sum of all {n}x{n} f32", t_cp, t_zx, "-", ok, 4 * h.size)
+
+    def matmul(self, n: int) -> None:
+        cp = self.cp
+        rng = np.random.default_rng(3)
+        a, b = (rng.standard_normal((n, n), dtype=np.float32) for _ in range(2))
+        ca, cb = cp.asarray(a), cp.asarray(b)
+        za, zb = xp.asarray(a, device=self.name), xp.asarray(b, device=self.name)
+        t_cp = best(lambda: ca @ cb, self.csync, 5)
+        t_zx = best(lambda: self.run(za @ zb), self.zsync, 5)
+        ok = np.allclose(np.asarray(za @ zb), cp.asnumpy(ca @ cb), rtol=1e-3, atol=1e-2)
+        self.add(f"matmul {n}^3 f32", t_cp, t_zx, ">= 0.95x", ok, None,
+                 f"{2 * n ** 3 / t_zx / 1e12:.1f} TFLOP/s")
+
+    def dependent_ops(self) -> None:
+        cp = self.cp
+        h = np.arange(100, dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+
+        def chain(x, read):  # type: ignore[no-untyped-def]
+            for _ in range(100):
+                x = x * 0.999 + 0.001
+            return read(x)
+
+        t_cp = best(lambda: chain(c, lambda y: float(y[0])), self.csync, 5)
+        t_zx = best(lambda: chain(z, lambda y: float(y[0])), self.zsync, 5)
+        ok = abs(chain(z, lambda y: float(y[0])) - chain(c, lambda y: float(y[0]))) < 1e-3
+        self.add("200 dependent ops (100 elems) + read", t_cp, t_zx, ">= 10x", ok, None,
+                 f"zyx {1e6 * t_zx / 200:.2f} us/op, cupy {1e6 * t_cp / 200:.2f} us/op")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--device", default="cuda:0")
+    p.add_argument("--json", help="also write the results here")
+    p.add_argument("--quick", action="store_true", help="smaller sizes (smoke run)")
+    args = p.parse_args()
+    b = Bench(args.device)
+    q = args.quick
+    n = 1 << (20 if q else 27)
+    bw = b.copy_bandwidth(n)
+    b.chain(n, bw)
+    b.softmax(1024 if q else 8192, 1024)
+    b.sums(1024 if q else 8192, bw)
+    if args.device.startswith("cuda"):
+        b.matmul(512 if q else 4096)
+    b.dependent_ops()
+    print(f"device: {args.device} ({b.dev.info.description})")
+    print(f"{'case':<46}{'cupy ms':>10}{'zyx ms':>10}{'ratio':>8}{'zyx TB/s':>10}  target")
+    for r in b.results:
+        cp_ms = f"{1e3 * r['cupy_s']:.3f}" if r["cupy_s"] else "-"
+        ratio = f"{r['ratio']:.2f}" if r["ratio"] else "-"
+        tb = f"{r['zyx_TBps']:.2f}" if "zyx_TBps" in r else "-"
+        print(f"{r['case']:<46}{cp_ms:>10}{1e3 * r['zyx_s']:>10.3f}{ratio:>8}{tb:>10}  "
+              f"{r['target']:<14} {'ok' if r['ok'] else 'WRONG'} {r['note']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(b.results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Run the backend tests and the GPU benchmarks on the GPU machine (an NVIDIA H100/H200 with
+# CuPy preinstalled and no network; see docs/gpu.md). Wheels it lacks (cffi, pyopencl and
+# their dependencies) are carried in .wheels/ (make gpu-wheels, on a machine with network).
+#
+#   bash bench/gpu_machine.sh test    # backend tests on cuda:0 and NVIDIA's OpenCL device
+#   bash bench/gpu_machine.sh bench   # bench/gpu.py on cuda:0 and on NVIDIA's OpenCL device
+#   bash bench/gpu_machine.sh all
+# Results go to $OUT (or ./gpu-results) as logs and JSON.
+set -u
+what=${1:-all}
+out=${OUT:-gpu-results}
+mkdir -p "$out"
+PY=${PYTHON:-python3}
+if ls .wheels/*.whl >/dev/null 2>&1; then
+  $PY -m pip install -q --no-deps --no-index .wheels/*.whl 2>&1 | tail -1
+fi
+# NVIDIA's OpenCL library is installed but not registered as an ICD there
+if [ -e /etc/OpenCL/vendors ] || mkdir -p /etc/OpenCL/vendors 2>/dev/null; then
+  [ -e /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd 2>/dev/null
+fi
+ocl=$($PY - <<'PY'
+import zyxarray._devices.registry as r
+print(next((n for n, d in r.devices().items()
+            if d.info.kind == "opencl" and "NVIDIA" in d.info.description), ""))
+PY
+)
+echo "NVIDIA OpenCL device: ${ocl:-none}"
+$PY -m zyxarray > "$out/devices.txt" 2>&1; head -20 "$out/devices.txt"
+if [ "$what" = test ] || [ "$what" = all ]; then
+  devs="cuda:0${ocl:+,$ocl}"
+  ZYXARRAY_TEST_DEVICES=$devs ZYXARRAY_CUDA_CHECK=0 timeout ${TEST_TIMEOUT:-420} $PY -m pytest -q -p no:cacheprovider \
+    --maxfail=30 -rf tests > "$out/tests.log" 2>&1
+  echo "tests on $devs: exit $?"; tail -40 "$out/tests.log"
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  timeout 240 $PY bench/gpu.py --device cuda:0 --json "$out/bench-cuda.json" 2>&1 | tee "$out/bench-cuda.txt"
+  if [ -n "$ocl" ]; then
+    timeout 200 $PY bench/gpu.py --device "$ocl" --json "$out/bench-opencl.json" 2>&1 | tee "$out/bench-opencl.txt"
+  fi
+fi
