@@ -24,8 +24,8 @@ exact squares of ``log|z|`` near the unit circle: correct everywhere, slow only 
 without FMA hardware). Every floating literal is cast to the component type (``(float)0.5``:
 a bare ``0.5`` is a double, which OpenCL devices without fp64 reject), and ``INFINITY``/``NAN``
 are cast too, so that no call mixes float and double arguments (ambiguous overloads in both
-dialects). A ``float`` constant is written as the double literal of its float32 value, so the
-cast is exact. Predicates return ``int``.
+dialects). A ``float`` constant is written as the float literal of its float32 value
+(``(float)0.5f``), so no double constant appears at all. Predicates return ``int``.
 
 Special values follow NumPy and the Array API standard (C99 Annex G where the standard defers
 to it): signed zeros, infinities and NaNs for exp, expm1, log, log1p, sqrt, sinh, cosh, tanh,
@@ -113,7 +113,7 @@ _CONSTS: dict[str, tuple[float, float]] = {
 
 
 def _literal(value: float, part: str) -> str:
-    if part == "float":
+    if part == "float":  # exactly representable: its "f" literal (added later) is exact
         value = struct.unpack("<f", struct.pack("<f", value))[0]
     return f"(({part}){value!r})"
 
@@ -457,6 +457,7 @@ return MK(x / h, y / h);"""),
 NAMES: frozenset[str] = frozenset(n for n in _DEFS if not n.startswith("_"))
 
 _CALL = re.compile(r"\bF_(\w+)")
+_FLOAT_LITERAL = re.compile(r"(\(float\)\d+(?:\.\d*(?:[eE][-+]?\d+)?|[eE][-+]?\d+))")
 
 
 def fn_name(name: str, part: str) -> str:
@@ -501,6 +502,8 @@ def _render(name: str, part: str, vec: str, make: str, prefix: str) -> str:
     text = re.sub(r"\bK_(\w+)\b", lambda m: consts.get(m.group(1)) or _literal(
         _CONSTS[m.group(1)][part == "double"], part), text)
     text = re.sub(r"\bV\b", vec, re.sub(r"\bR\b", part, text))
+    if part == "float":  # float literals: no double constant at all (no fp64 warning)
+        text = _FLOAT_LITERAL.sub(r"\1f", text)
     return _make(text, make)
 
 
