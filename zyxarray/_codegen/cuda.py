@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cstyle import CStyleRenderer
-from .ir import Instr, Kernel, Op
+from .ir import Instr, Kernel, Op, identity
 
 WARP = 32
 
@@ -99,11 +99,12 @@ class CUDARenderer(CStyleRenderer):
                     f"  {var} = {self._combine(acc, var, 'c')};", "}"]
 
         warps = size // WARP
+        neutral = self.literal(identity(Op(combine), x.dtype), x.dtype)  # type: ignore[arg-type]
         lines = [f"{t} {v}_w = {value};", *warp_combine(f"{v}_w"),
                  f"if (({local} & {WARP - 1}) == 0) {mem}[{local} >> 5] = {v}_w;",
                  self.barrier(),
                  f"if ({local} < {WARP}) {{",
-                 f"  {t} {v}_g = {local} < {warps} ? {mem}[{local}] : {mem}[0];",
+                 f"  {t} {v}_g = {local} < {warps} ? {mem}[{local}] : {neutral};",
                  *("  " + line for line in warp_combine(f"{v}_g")),
                  f"  if ({local} == 0) {mem}[0] = {v}_g;",
                  "}", self.barrier(),

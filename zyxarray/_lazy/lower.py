@@ -25,7 +25,10 @@ Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
   other in the same group (softmax: max, sum, then the elementwise output);
 - ``g_column``: the kept axis is the contiguous one: a work-group covers ``COLUMN_WIDTH``
   neighbouring outputs (coalesced reads) times ``lanes / COLUMN_WIDTH`` slices of the
-  reduction, combined in a tree.
+  reduction, combined in a tree;
+- ``g_split``: a long whole-array reduction in two kernels (``phase`` 0 and 1): up to
+  ``SPLIT_GROUPS`` groups each reduce an interleaved share into scratch memory, then one
+  group combines those partial results and computes the output.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
 ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
+COLUMN_GROUP = 1024       # work items per ``g_column`` group (32 columns x 32 slices)
+THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
+SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
 
 
 @dataclass
@@ -200,7 +206,11 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
     k = len(outer)
     if k and size >= 2 * COLUMN_WIDTH and any(c[k - 1] == "1" for c in loads) and \
             not any(c[-1] == "1" for c in loads):
-        return "g_column", size
+        big = 1 << (min(COLUMN_GROUP, max(info.max_work_group, 1)).bit_length() - 1)
+        return "g_column", big
+    if k == 0 and math.prod(red) >= THREAD_SPLIT_MIN and plan.full is False and \
+            max(_levels(plan).values(), default=0) == 0:
+        return "g_split", size
     if math.prod(red) <= SERIAL_MAX:
         return "g_serial", size
     return "g_row", size
@@ -291,13 +301,16 @@ def _strategy_args(c: Canonical) -> list[int]:
     if c.strategy == "g_column":
         blocks = math.ceil(c.outer[-1] / COLUMN_WIDTH)
         return [blocks * math.prod(c.outer[:-1]), blocks]
+    if c.strategy == "g_split":
+        return [min(math.ceil(math.prod(c.red) / (c.lanes * 8)), SPLIT_GROUPS), 1]
     return []
 
 
 # -- IR ---------------------------------------------------------------------------------------
 class _Lowerer:
-    def __init__(self, c: Canonical, name: str) -> None:
+    def __init__(self, c: Canonical, name: str, phase: int = 0) -> None:
         self.c = c
+        self.phase = phase
         self.b = Builder(name)
         self.plan = c.plan
         self.reduce_values: dict[int, Any] = {}
@@ -307,6 +320,8 @@ class _Lowerer:
         b, c = self.b, self.c
         self.bufs = [b.buf(node.dtype, False) for node, _ in self.plan.loads]
         self.out = b.buf(self.plan.output.dtype, True)
+        # g_split: one scratch buffer of partial results per reduction (after the output)
+        self.scratch = {i: b.buf(self.plan.exprs[i].dtype, True) for i in self.split_reduces()}
         k = len(c.outer)
         self.outer_sizes = [b.int_arg() for _ in c.outer]
         self.red_sizes = [b.int_arg() for _ in c.red]
@@ -475,8 +490,13 @@ class _Lowerer:
         par_index = self.b.instrs[self.par].arg
         meta: dict[str, Any] = {"parallel_arg": par_index, "strategy": self.c.strategy}
         if self.c.info.style == "threads":
+            groups = self.strategy_args[self.phase]
             meta.update(local_size=self.c.lanes, fp64=self.c.info.float64,
-                        groups_arg=self.b.instrs[self.strategy_args[0]].arg)
+                        groups_arg=self.b.instrs[groups].arg)
+        if self.scratch:
+            meta.update(phase=self.phase, scratch=[self.plan.exprs[i].dtype.name
+                                                   for i in self.scratch],
+                        scratch_count_arg=self.b.instrs[self.strategy_args[0]].arg)
         return self.b.finish(**meta)
 
     def _store(self, env: list[int]) -> None:
@@ -659,7 +679,7 @@ class _Lowerer:
         b.end(guard)
 
     def _group_stages(self, env: list[int], first: int, count: int, step: int,
-                      stride: int) -> None:
+                      stride: int, step_value: int | None = None) -> None:
         """Every reduction stage: each work item combines the flat reduction indices
         ``first, first + step, ...`` below ``count``, then the group combines the items that
         agree modulo ``stride``; the results are visible to every work item."""
@@ -668,7 +688,8 @@ class _Lowerer:
         for group_exprs in self.stages():
             accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
                     for i in group_exprs}
-            r = b.range(first, count, "reduce", b.const(step))
+            r = b.range(first, count, "reduce",
+                        b.const(step) if step_value is None else step_value)
             env2 = env[:k] + self.unravel(r, self.red_sizes)
             for i in group_exprs:
                 b.acc_update(accs[i], b.const(0), self.value(self.plan.exprs[i].srcs[0], env2))
@@ -700,6 +721,37 @@ class _Lowerer:
         self._group_stages(env, local, self._product(self.red_sizes), self.c.lanes, 1)
         self._group_outputs(env, local, self.c.lanes)
 
+    def split_reduces(self) -> list[int]:
+        if self.c.strategy != "g_split":
+            return []
+        return [i for i, e in enumerate(self.plan.exprs) if e.kind == "REDUCE"]
+
+    def _lower_g_split(self) -> None:
+        b = self.b
+        group, local = self._work_item()
+        parts = self.strategy_args[0]
+        zero = b.const(0)
+        if self.phase == 0:
+            size = b.idx(Op.MUL, parts, b.const(self.c.lanes))
+            first = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
+            self._group_stages([zero] * len(self.c.red), first,
+                               self._product(self.red_sizes), 0, 1, step_value=size)
+            guard = b.if_(b.alu(Op.CMPEQ, local, zero))
+            for i, buf in self.scratch.items():
+                b.store(buf, group, self.reduce_values[i])
+            b.end(guard)
+            return
+        for i, buf in self.scratch.items():
+            e = self.plan.exprs[i]
+            acc = b.acc(e.arg, e.dtype, 1)
+            r = b.range(local, parts, "reduce", b.const(self.c.lanes))
+            b.acc_update(acc, zero, b.load(buf, r))
+            b.end(r)
+            part = b.emit(Op.ACC_RESULT, e.dtype, (acc,))
+            self.reduce_values[i] = b.emit(Op.GROUP_REDUCE, e.dtype, (part,),
+                                           (e.arg.value, self.c.lanes, 1))
+        self._group_outputs([zero] * len(self.c.red), local, self.c.lanes)
+
     def _lower_g_column(self) -> None:
         b = self.b
         _, nblk = self.strategy_args
@@ -719,6 +771,12 @@ class _Lowerer:
         b.end(guard)
 
 
-def lower(c: Canonical, name: str = "kernel") -> Kernel:
-    """The IR of a canonical plan (called only on a cache miss)."""
-    return _Lowerer(c, name).lower()
+def phases(c: Canonical) -> int:
+    """How many kernels the plan takes (2 for ``g_split``, else 1)."""
+    return 2 if c.strategy == "g_split" else 1
+
+
+def lower(c: Canonical, name: str = "kernel", phase: int = 0) -> Kernel:
+    """The IR of a canonical plan (called only on a cache miss); ``phase`` picks the kernel
+    of a two-kernel strategy."""
+    return _Lowerer(c, name, phase).lower()

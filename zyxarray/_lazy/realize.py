@@ -23,7 +23,7 @@ from .._codegen.ir import Kernel
 from .._devices import library
 from .._devices.base import Device, Program
 from .graph import Node
-from .lower import Canonical, canonicalize, lower
+from .lower import Canonical, canonicalize, lower, phases
 from .schedule import KernelPlan, LibraryStep, schedule
 from .view import contiguous_strides
 
@@ -96,14 +96,15 @@ def _name(c: Canonical) -> str:
     return f"{c.strategy}_{hashlib.sha1(repr(c.key).encode()).hexdigest()[:8]}"
 
 
-def _program(c: Canonical) -> Program:
-    prog = _programs.get(c.key)
+def _program(c: Canonical, phase: int = 0) -> Program:
+    key = c.key if not phase else (c.key, phase)
+    prog = _programs.get(key)
     if prog is not None:
         stats["cache_hits"] += 1
         return prog
     device = c.plan.output.device
     t0 = time.perf_counter()
-    ir = lower(c, _name(c))
+    ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
     _debug.log("ir", str(ir))
     source = render(ir, device.info.language)
     _debug.log("source", source)
@@ -111,7 +112,7 @@ def _program(c: Canonical) -> Program:
     stats["compiles"] += 1
     _debug.log("compile", f"{device.name}: {ir.name} ready in "
                           f"{1e3 * (time.perf_counter() - t0):.1f} ms")
-    _programs[c.key] = prog
+    _programs[key] = prog
     return prog
 
 
@@ -148,6 +149,17 @@ def _run_on_device(step: LibraryStep, impl: object) -> bool:
     stats["kernels"] += 1
     out.set_buffer(buf)
     return True
+
+
+_scratch_metas: dict[tuple, dict] = {}
+
+
+def _scratch_meta(c: Canonical) -> dict:
+    """The scratch layout of a two-kernel plan (from its first kernel's IR, memoized)."""
+    meta = _scratch_metas.get(c.key)
+    if meta is None:
+        meta = _scratch_metas[c.key] = lower(c, "scratch").meta
+    return meta
 
 
 def run_library(step: LibraryStep) -> None:
@@ -189,13 +201,19 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     if total_outer == 0 or (plan.full and int(np.prod(c.red)) == 0):
         out.set_buffer(buf)
         return
-    prog = _program(c)
     buffers = [node.buffer for node, _ in plan.loads] + [buf]
-    if _debug.enabled("launch"):
-        _debug.log("launch", f"{device.name}: {prog.name} outer={c.outer} red={c.red} "
-                             f"ints={c.ints} floats={c.floats}")
-    buf.ready = prog(buffers, c.ints, c.floats)  # type: ignore[arg-type]
-    stats["kernels"] += 1
+    for phase in range(phases(c)):
+        prog = _program(c, phase)
+        if phase == 0 and phases(c) > 1:
+            # scratch memory for the partial results the first kernel leaves the second
+            meta = _scratch_meta(c)
+            count = c.ints[meta["scratch_count_arg"]]
+            buffers += [device.alloc(count * np.dtype(d).itemsize) for d in meta["scratch"]]
+        if _debug.enabled("launch"):
+            _debug.log("launch", f"{device.name}: {prog.name} outer={c.outer} red={c.red} "
+                                 f"ints={c.ints} floats={c.floats}")
+        buf.ready = prog(buffers, c.ints, c.floats)  # type: ignore[arg-type]
+        stats["kernels"] += 1
     out.set_buffer(buf)
 
 
@@ -268,10 +286,11 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
                                      None, [(plan.output.shape, plan.output.dtype.name)]))
             continue
         c = canonicalize(plan, device.info)
-        ir = lower(c, _name(c))
-        out.append(PlannedKernel(device.name, ir.name, c.strategy,
-                                 render(ir, device.info.language), ir,
-                                 [(plan.output.shape, plan.output.dtype.name)]))
+        for phase in range(phases(c)):
+            ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
+            out.append(PlannedKernel(device.name, ir.name, c.strategy,
+                                     render(ir, device.info.language), ir,
+                                     [(plan.output.shape, plan.output.dtype.name)]))
     return out
 
 
