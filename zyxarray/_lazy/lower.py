@@ -685,14 +685,31 @@ class _Lowerer:
         agree modulo ``stride``; the results are visible to every work item."""
         b = self.b
         k = len(self.c.outer)
+        zero = b.const(0)
+        stride_v = b.const(step) if step_value is None else step_value
+        unroll = b.const(ITEM_POINTS)
         for group_exprs in self.stages():
-            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, 1)
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, ITEM_POINTS)
                     for i in group_exprs}
-            r = b.range(first, count, "reduce",
-                        b.const(step) if step_value is None else step_value)
-            env2 = env[:k] + self.unravel(r, self.red_sizes)
-            for i in group_exprs:
-                b.acc_update(accs[i], b.const(0), self.value(self.plan.exprs[i].srcs[0], env2))
+
+            def update(r: int, lane: int, group_exprs: list[int] = group_exprs,
+                       accs: dict[int, int] = accs) -> None:
+                env2 = env[:k] + self.unravel(r, self.red_sizes)
+                for i in group_exprs:
+                    b.acc_update(accs[i], lane, self.value(self.plan.exprs[i].srcs[0], env2))
+
+            # ITEM_POINTS independent loads per step (more memory requests in flight), then
+            # the remainder one by one
+            chunk = b.idx(Op.MUL, stride_v, unroll)
+            whole = self._nonneg(Op.IDIV, b.idx(Op.SUB, count, first), chunk)
+            main_end = b.idx(Op.ADD, first, b.idx(Op.MUL, whole, chunk))
+            r0 = b.range(first, main_end, "reduce", chunk)
+            lane = b.range(zero, unroll, "lane")
+            update(b.idx(Op.ADD, r0, b.idx(Op.MUL, lane, stride_v)), lane)
+            b.end(lane)
+            b.end(r0)
+            r = b.range(main_end, count, "reduce", stride_v)
+            update(r, zero)
             b.end(r)
             for i in group_exprs:
                 e = self.plan.exprs[i]
