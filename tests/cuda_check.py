@@ -34,22 +34,23 @@ class CudaCheck:
         from zyxarray._lazy import realize
         original = realize._program
 
-        def recording(c: Any) -> Any:
+        def recording(c: Any, *args: Any) -> Any:
             self.record(c)
-            return original(c)
+            return original(c, *args)
 
         realize._program = recording
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render
-        from zyxarray._lazy.lower import canonicalize, lower
+        from zyxarray._lazy.lower import canonicalize, lower, phases
         if c.info.kind == "cuda":
             return
         cc = canonicalize(c.plan, self.info)
-        if cc.key in self.sources:
+        if (cc.key, 0) in self.sources:
             return
         try:
-            self.sources[cc.key] = render(lower(cc, "kernel"), "cuda")
+            for phase in range(phases(cc)):
+                self.sources[(cc.key, phase)] = render(lower(cc, "kernel", phase), "cuda")
         except Exception as e:   # a lowering/rendering failure is a renderer bug too
             self.errors.append(f"rendering failed: {type(e).__name__}: {e}")
 

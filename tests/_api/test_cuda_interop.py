@@ -57,7 +57,7 @@ def test_library_ops_stay_on_the_device() -> None:
 
 
 def test_matmul_runs_no_host_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
-    za = xp.ones((16, 16), dtype=xp.float32, device=CUDA[0])
+    za = xp.asarray(np.ones((16, 16), np.float32), device=CUDA[0])
     with xp.debug("launch"):
         np.asarray(xp.matmul(za, za))
     err = capsys.readouterr().err

@@ -268,6 +268,13 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Array:
     """An array from any object that exports DLPack. On a host-memory device a contiguous
     producer's memory is shared (no copy) unless ``copy=True``."""
+    if isinstance(x, Array):      # one of ours (any device): no DLPack needed
+        target = x.device if device is None else _device(device)
+        if copy is False and target is not x.device:
+            raise BufferError(f"from_dlpack: moving {x.device.name} data to {target.name} "
+                              "needs a copy (copy=False)")
+        y = x.to_device(target)
+        return asarray(y, copy=True) if copy and y is x else y
     kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
     if kind == 2:     # kDLCUDA: stays on the GPU
         return _from_cuda_dlpack(x, device, copy)

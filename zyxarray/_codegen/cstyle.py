@@ -109,6 +109,17 @@ _FLOAT_HELPERS = {
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
+    # C99's pow with its (-inf)**b cases spelled out (some OpenCL libraries get them wrong)
+    "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
+  if (a == -({T})INFINITY && b == b) {{
+    {T} h = b * ({T})0.5;
+    int odd = b == floor{F}(b) && h != floor{F}(h);
+    if (b == 0) return ({T})1;
+    if (b > 0) return odd ? -({T})INFINITY : ({T})INFINITY;
+    return odd ? -({T})0 : ({T})0;
+  }}
+  return pow{F}(a, b);
+}}""",
 }
 
 _COMPLEX_HELPERS = {
@@ -167,6 +178,7 @@ class CStyleRenderer:
     vector_complex = False        # complex as float2/double2 with helpers (no C99 complex)
     vector_make = "{vec}({0}, {1})"   # constructor of a two-component vector
     use_c_math = True             # our vectorizable exp/log/... (CPU); else the builtins
+    checked_pow = False           # float pow through a helper with C99's (-inf)**b cases
     float_header = "#include <float.h>"   # where FLT_MAX and DBL_MAX come from
 
     def __init__(self) -> None:
@@ -332,6 +344,8 @@ class CStyleRenderer:
             if kind in "iu":
                 return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
             if kind == "c":
+                return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
+            if self.checked_pow:
                 return f"{self.helper('pow', src)}({a[0]}, {a[1]})"
             return f"{self.math('pow', src)}({a[0]}, {a[1]})"
         if op in (Op.MAX, Op.MIN):

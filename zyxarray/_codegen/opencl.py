@@ -37,6 +37,7 @@ class OpenCLRenderer(CStyleRenderer):
     vector_complex = True
     vector_make = "({vec})({0}, {1})"
     use_c_math = False
+    checked_pow = True     # PoCL's pow(-inf, 0.5f) is NaN
     float_header = ""
 
     def render(self, kernel: Kernel) -> str:

@@ -36,6 +36,9 @@ class DeviceInfo:
     local_memory: int = 0
     simd_lanes: int = 16            # accumulator lanes a loop-style reduction uses
     style: str = "loops"            # "loops": CPU-like nested loops; "threads": GPU work items
+    launch_bounds: bool = False     # kernels are compiled for their group size (CUDA's
+    #                                 __launch_bounds__), so any group up to max_work_group
+    #                                 fits; else large groups may exceed a kernel's limit
     total_memory: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 

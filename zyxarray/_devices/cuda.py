@@ -279,7 +279,7 @@ class CUDADevice(Device):
             float64=True, float16=self.compute_capability >= 53, complex=True,
             compute_units=sms, max_work_group=int(props.get("maxThreadsPerBlock", 1024)),
             local_memory=int(props.get("sharedMemPerBlock", 48 * 1024)), simd_lanes=1,
-            style="threads", total_memory=total, extra=extra)
+            style="threads", launch_bounds=True, total_memory=total, extra=extra)
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, total)
         with self._cudevice:
             self.stream = cp.cuda.Stream(non_blocking=True)        # launches and copies in

@@ -52,7 +52,7 @@ GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
 ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
-COLUMN_GROUP = 1024       # work items per ``g_column`` group (32 columns x 32 slices)
+COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with launch bounds
 THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
 
@@ -206,6 +206,8 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
     k = len(outer)
     if k and size >= 2 * COLUMN_WIDTH and any(c[k - 1] == "1" for c in loads) and \
             not any(c[-1] == "1" for c in loads):
+        if not info.launch_bounds:     # a register-hungry kernel may not reach 1024 items
+            return "g_column", size
         big = 1 << (min(COLUMN_GROUP, max(info.max_work_group, 1)).bit_length() - 1)
         return "g_column", big
     if k == 0 and math.prod(red) >= THREAD_SPLIT_MIN and plan.full is False and \

@@ -120,7 +120,12 @@ def inv(x: Any, *, out: Any) -> None:
 @device_impl("cuda", "solve")
 def solve(a: Any, b: Any, *, out: Any) -> None:
     if out.size:
-        out[...] = _cp().linalg.solve(a, b)
+        cp = _cp()
+        if b.ndim > 1:     # CuPy does not broadcast the batch axes itself
+            batch = cp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            a = cp.broadcast_to(a, batch + a.shape[-2:])
+            b = cp.broadcast_to(b, batch + b.shape[-2:])
+        out[...] = cp.linalg.solve(a, b)
 
 
 @device_impl("cuda", "det")
