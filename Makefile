@@ -4,7 +4,7 @@ PYTHON ?= python
 .PHONY: help install test lint typecheck bench demo ci clean gpu-wheels gpu-test gpu-bench
 
 help:
-	@echo "make install    install zyxarray with its test extras (pip install \".[test]\")"
+	@echo "make install    install zyxarray with its test extras and PoCL (see README)"
 	@echo "make test       run the tests (python -m pytest)"
 	@echo "make lint       ruff check zyxarray tests (skipped if ruff is not installed)"
 	@echo "make typecheck  mypy zyxarray"
@@ -17,7 +17,7 @@ help:
 	@echo "make clean      build outputs and tool caches (not the kernel cache)"
 
 install:
-	$(PYTHON) -m pip install ".[test]"
+	sh tests/install-system-deps.sh && $(PYTHON) -m pip install ".[test,opencl]"
 
 test:
 	$(PYTHON) -m pytest
