@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the backend tests and the GPU benchmarks on the GPU machine (an NVIDIA H100/H200 with
-# CuPy preinstalled and no network; see docs/gpu.md). Wheels it lacks (cffi, pyopencl and
+# CuPy preinstalled and no network; see docs/design.md, "Thread-style devices"). Wheels it lacks (cffi, pyopencl and
 # their dependencies) are carried in .wheels/ (make gpu-wheels, on a machine with network).
 #
 #   bash bench/gpu_machine.sh test    # backend tests on cuda:0 and NVIDIA's OpenCL device
