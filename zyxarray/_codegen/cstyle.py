@@ -88,7 +88,7 @@ _FLOAT_HELPERS = {
   if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
   if (d == 0) return copysign{F}(({T})0, a / b);
   {T} f = floor{F}(d);
-  if (d - f > 0.5) f += 1;
+  if (d - f > ({T})0.5) f += 1;
   return f;
 }}""",
     "logaddexp": """static inline {T} zx_logaddexp_{S}({T} a, {T} b) {{
