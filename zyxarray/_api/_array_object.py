@@ -205,10 +205,9 @@ class Array:
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
-        from . import _elementwise_functions as ew
         if not _is_operand(other):
             return NotImplemented
-        fn = getattr(ew, name)
+        fn = getattr(_ew or _elementwise(), name)
         return fn(other, self) if reflected else fn(self, other)
 
     def _inplace(self, name: str, other: Any) -> Array:
@@ -472,6 +471,17 @@ def _shared_host_view(node: g.Node) -> np.ndarray | None:
     item = base.dtype.itemsize
     return np.lib.stride_tricks.as_strided(flat[v.offset:], node.shape,
                                            tuple(s * item for s in v.strides))
+
+
+_ew: Any = None
+
+
+def _elementwise() -> Any:
+    """The elementwise functions' module (imported on first use: it imports this one)."""
+    global _ew
+    from . import _elementwise_functions
+    _ew = _elementwise_functions
+    return _ew
 
 
 def _is_operand(x: Any) -> builtins.bool:

@@ -187,9 +187,9 @@ def scalar_result(dtype: DType, value: Any) -> DType:
     if isinstance(value, int):
         return int64 if dtype is bool else dtype
     if isinstance(value, float):
-        return dtype if dtype in FLOATING else float64
+        return dtype if dtype.kind in "fc" else float64
     if isinstance(value, complex):
-        if dtype in COMPLEX_FLOATING:
+        if dtype.kind == "c":
             return dtype
         return complex64 if dtype is float32 else complex128
     raise TypeError(f"unsupported scalar {value!r}")

@@ -60,7 +60,7 @@ def default_float(device: Device) -> dt.DType:
 def scalar_node(name: str, value: Any, dtype: dt.DType, device: Device) -> g.Node:
     if isinstance(value, np.generic):
         value = value.item()
-    if dtype in dt.INTEGER:
+    if dtype.kind in "iu":
         if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
             raise TypeError(f"{name}: cannot combine the float {value!r} with a "
                             f"{dtype.name} array")
@@ -176,11 +176,11 @@ def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
     check(name, common, category)
     if swap:
         a, b = b, a
-    out_dtype = np.dtype(np.bool_) if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE) else None
-    return _wrap(g.alu(op, a, b, dtype=out_dtype))
+    return _wrap(g.alu(op, a, b, dtype=_BOOL if op in _COMPARISONS else None))
 
 
 _COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)
+_BOOL = np.dtype(np.bool_)
 
 
 def _compare_out_of_range(x1: Any, x2: Any, op: Op, swap: bool) -> Array | None:

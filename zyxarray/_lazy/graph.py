@@ -60,7 +60,11 @@ class Node:
         self.shape = shape
         self.device = device
         self.buffer = buffer
-        self.depth = 0 if not srcs else 1 + max(s.depth for s in srcs)
+        depth = 0
+        for s in srcs:              # 1 + the deepest source (a loop: no generator per node)
+            if s.depth >= depth:
+                depth = s.depth + 1
+        self.depth = depth
 
     def __repr__(self) -> str:
         return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
@@ -115,10 +119,19 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
     """An elementwise op. Sources have the result's shape, except that a CONST (a scalar)
     may stand as it is: it reads the same value everywhere, so it needs no broadcast view."""
     first = srcs[1] if op is Op.WHERE else srcs[0]
-    shape = next((s.shape for s in srcs if s.op != "CONST"), first.shape)
-    assert all(s.shape == shape or (s.op == "CONST" and s.shape == ()) for s in srcs), \
-        f"{op}: shapes {[s.shape for s in srcs]}"
-    return Node("ALU", tuple(srcs), op, np.dtype(dtype or first.dtype), shape, first.device)
+    shape = None
+    for s in srcs:
+        if s.op != "CONST":
+            if shape is None:
+                shape = s.shape
+            elif s.shape != shape:
+                raise AssertionError(f"{op}: shapes {[s.shape for s in srcs]}")
+        elif s.shape != ():
+            raise AssertionError(f"{op}: a CONST source of shape {s.shape}")
+    if shape is None:
+        shape = first.shape
+    return Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
+                first.device)
 
 
 def cast(node: Node, dtype: DTypeLike) -> Node:
