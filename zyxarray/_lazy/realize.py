@@ -10,6 +10,7 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -145,8 +146,7 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     c = canonicalize(plan, device.info)
     buf = out.buffer if plan.into else device.alloc(out.nbytes)
     assert buf is not None
-    total_outer = int(np.prod(c.outer)) if c.outer else 1
-    if total_outer == 0 or (plan.full and int(np.prod(c.red)) == 0):
+    if math.prod(c.outer) == 0 or (plan.full and math.prod(c.red) == 0):
         out.set_buffer(buf)
         return
     prog = _program(c)
