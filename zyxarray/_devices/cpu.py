@@ -68,12 +68,25 @@ class CPUProgram(Program):
         self._ffi = ffi
 
     def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
-        ffi = self._ffi
-        ptrs = ffi.new("void*[]", [b.handle[1] for b in buffers] or [ffi.NULL])
-        ip = ffi.new("int64_t[]", ints or [0])
-        fp = ffi.new("double[]", floats or [0.0])
-        self._fn(ptrs, ip, fp)
+        # cffi turns each list into a temporary C array for the call (no ffi.new: a launch
+        # of a small kernel is mostly this overhead)
+        self._fn([b.handle[1] for b in buffers] or [self._ffi.NULL], ints or [0],
+                 floats or [0.0])
         return COMPLETED
+
+
+class _PooledBuffer(Buffer):
+    """A block of the cpu pool that goes back to the pool when collected, through
+    ``__del__``: the base class's ``weakref.finalize`` costs more than the launch of a small
+    kernel (about 4 us per buffer), and every realization allocates one."""
+
+    __slots__ = ()
+
+    def __init__(self, device: CPUDevice, nbytes: int, handle: Any) -> None:
+        super().__init__(device, nbytes, handle, pooled=False)
+
+    def __del__(self) -> None:
+        self.device.pool.release(self.nbytes, self.handle)
 
 
 class CPUDevice(Device):
@@ -102,6 +115,9 @@ class CPUDevice(Device):
         self.compiles = 0     # real compiler invocations in this process (tests read it)
 
     # -- memory ---------------------------------------------------------------------------
+    def alloc(self, nbytes: int) -> Buffer:
+        return _PooledBuffer(self, nbytes, self.pool.allocate(nbytes))
+
     def _raw_alloc(self, nbytes: int) -> tuple[np.ndarray, Any]:
         try:
             raw = np.empty(nbytes + 64, dtype=np.uint8)
