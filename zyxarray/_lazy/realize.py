@@ -13,6 +13,7 @@ import hashlib
 import math
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,7 @@ from .._codegen import render
 from .._codegen.ir import Kernel
 from .._devices import library
 from .._devices.base import Device, Program
+from . import graph
 from .graph import Node
 from .lower import Canonical, canonicalize, lower
 from .schedule import KernelPlan, LibraryStep, schedule
@@ -52,7 +54,7 @@ class PlannedKernel:
                 f"{self.source}")
 
 
-def _unrealized_bases(nodes: list[Node]) -> list[Node]:
+def _unrealized_bases(nodes: Sequence[Node]) -> list[Node]:
     out: list[Node] = []
     seen: set[int] = set()
     for n in nodes:
@@ -65,7 +67,6 @@ def _unrealized_bases(nodes: list[Node]) -> list[Node]:
 
 def _copies_first(targets: list[Node]) -> None:
     """Realize every pending COPY (a move between devices through the host) first."""
-    from . import graph
     if not graph.pending_copies[0]:
         return
     seen: set[int] = set()
@@ -177,11 +178,12 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
 
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
-    targets = _unrealized_bases(list(nodes))
+    targets = _unrealized_bases(nodes)
     if not targets:
         return
-    _copies_first(targets)
-    targets = [t for t in targets if not t.realized]
+    if graph.pending_copies[0]:
+        _copies_first(targets)
+        targets = [t for t in targets if not t.realized]
     if _debug.enabled("graph"):
         _debug.log("graph", "realize " + "; ".join(_describe(t) for t in targets))
     plans = schedule(targets)
@@ -240,13 +242,16 @@ def to_host(node: Node) -> np.ndarray:
     strided view is a NumPy view of the buffer; masks and chains of views index on the host."""
     base = node.base()
     st = node.arg if node.op == "VIEW" else None
-    masked = st is not None and any(v.mask is not None for v in st)
+    masked = False
+    for v in st or ():
+        masked = masked or v.mask is not None
     if base.op == "CONST":
         if not masked:
             return np.full(node.shape, base.arg, node.dtype)
         flat = np.full((1,), base.arg, node.dtype)
     else:
-        realize(base)
+        if base.buffer is None:
+            realize(base)
         assert base.buffer is not None
         raw = base.device.copy_out(base.buffer)
         flat = raw[:base.nbytes].view(base.dtype)
