@@ -172,11 +172,11 @@ def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
         out_of_range = _compare_out_of_range(x1, x2, op, swap)
         if out_of_range is not None:
             return out_of_range
-    (a, b), common, _ = operands(name, x1, x2)
+    (a, b), common, _ = _operands_fast(name, x1, x2) or operands(name, x1, x2)
     check(name, common, category)
     if swap:
         a, b = b, a
-    return _wrap(g.alu(op, a, b, dtype=_BOOL if op in _COMPARISONS else None))
+    return Array._new(g.alu(op, a, b, dtype=_BOOL if op in _COMPARISONS else None))
 
 
 _COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)

@@ -35,11 +35,12 @@ def reduce_node(name: str, x: Array, op: Op, axis: Any, keepdims: bool,
 def _accumulator(x: Array, dtype: Any, name: str) -> dt.DType:
     if dtype is not None:
         return dt.to_dtype(dtype, name)
-    if x.dtype is dt.bool or x.dtype in dt.SIGNED:
+    d = x.dtype
+    if d.kind in "bi":      # bool and signed integers
         return dt.int64
-    if x.dtype in dt.UNSIGNED:
+    if d.kind == "u":
         return dt.uint64
-    return x.dtype
+    return d
 
 
 def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,

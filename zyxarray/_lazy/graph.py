@@ -184,6 +184,9 @@ def reshape(node: Node, shape: tuple[int, ...]) -> Node:
     shape = tuple(int(s) for s in shape)
     if shape == node.shape:
         return node
+    if node.op != "VIEW":
+        # a contiguous node: the new view is the contiguous one of the new shape
+        return Node("VIEW", (node,), (View.contiguous(shape),), node.dtype, shape, node.device)
     return _view(node, "reshape", shape, shape=shape)
 
 
