@@ -281,11 +281,19 @@ def _visit(n: Node, index: dict[int, int], nodes: list[Node], records: list[tupl
     i = index.get(id(n))
     if i is not None:
         return i
-    srcs = tuple([_visit(s, index, nodes, records) for s in n.srcs]) if n.srcs else ()
+    srcs = n.srcs
+    if not srcs:
+        pos: tuple[int, ...] = ()
+    elif len(srcs) == 1:      # (the common arities spelled out: no comprehension per node)
+        pos = (_visit(srcs[0], index, nodes, records),)
+    elif len(srcs) == 2:
+        pos = (_visit(srcs[0], index, nodes, records), _visit(srcs[1], index, nodes, records))
+    else:
+        pos = tuple([_visit(s, index, nodes, records) for s in srcs])
     i = index[id(n)] = len(nodes)
     nodes.append(n)
-    records.append((n.op, n.dtype, n.shape, n.device, None if n.op == "CONST" else n.arg,
-                    srcs))
+    op = n.op
+    records.append((op, n.dtype, n.shape, n.device, None if op == "CONST" else n.arg, pos))
     return i
 
 
