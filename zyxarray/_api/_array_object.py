@@ -117,7 +117,7 @@ class Array:
         return int(v)
 
     def __float__(self) -> float:
-        if self.dtype in dt.COMPLEX_FLOATING:
+        if self._node.dtype.kind == "c":
             raise TypeError("__float__: cannot convert a complex array to float")
         return float(self._scalar("__float__"))
 

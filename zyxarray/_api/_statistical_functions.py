@@ -28,7 +28,7 @@ def reduce_node(name: str, x: Array, op: Op, axis: Any, keepdims: bool,
         return src, axes
     out = g.reduce(src, op, axes)
     if not keepdims:
-        out = g.reshape(out, tuple(s for i, s in enumerate(out.shape) if i not in axes))
+        out = g.reshape(out, tuple([s for i, s in enumerate(out.shape) if i not in axes]))
     return out, axes
 
 
@@ -46,7 +46,8 @@ def _accumulator(x: Array, dtype: Any, name: str) -> dt.DType:
 def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,
         keepdims: bool = False) -> Array:
     """Sum of the elements over ``axis`` (all axes if None)."""
-    check("sum", x.dtype, "numeric" if x.dtype is not dt.bool else "bool")
+    d = x.dtype
+    check("sum", d, "numeric" if d is not dt.bool else "bool")
     acc = _accumulator(x, dtype, "sum")
     node, _ = reduce_node("sum", x, Op.ADD, axis, keepdims, g.cast(x._node, acc.np))
     return Array._new(node)

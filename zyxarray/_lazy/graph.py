@@ -145,7 +145,7 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
 
 def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
     axes = tuple(sorted(set(axes)))
-    shape = tuple(1 if i in axes else s for i, s in enumerate(node.shape))
+    shape = tuple([1 if i in axes else s for i, s in enumerate(node.shape)])
     return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
 
 
@@ -181,7 +181,7 @@ def _view(node: Node, fn: str, *args: Any, shape: tuple[int, ...]) -> Node:
 
 
 def reshape(node: Node, shape: tuple[int, ...]) -> Node:
-    shape = tuple(int(s) for s in shape)
+    shape = tuple([int(s) for s in shape])
     if shape == node.shape:
         return node
     if node.op != "VIEW":

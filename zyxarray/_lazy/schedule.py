@@ -333,9 +333,10 @@ class _Template:
             const_nodes = [nodes[i] for i in consts]
             out.append(KernelPlan(nodes[o], domain, axes, full, list(exprs), root,
                                   [(nodes[i], st) for i, st in loads], list(iotas),
-                                  [n.arg for n in const_nodes], [nodes[i] for i in fused],
-                                  [nodes[i] for i in needs], out_view, into, domain_fixed,
-                                  const_nodes, memo))
+                                  [n.arg for n in const_nodes],
+                                  [nodes[i] for i in fused] if fused else [],
+                                  [nodes[i] for i in needs] if needs else [],
+                                  out_view, into, domain_fixed, const_nodes, memo))
         return out
 
 
