@@ -50,6 +50,9 @@ def test_sharing_is_part_of_the_structure(device: str) -> None:
     """``x * x`` and ``x * y`` have the same kinds, dtypes and shapes, but not one load."""
     hx, hy = BASE, BASE[::-1].copy()
     x, y = xp.asarray(hx, device=device), xp.asarray(hy, device=device)
+    one, two = xp.explain(x * x + 1), xp.explain(x * y + 1)
+    assert one[0].source != two[0].source, "one load and two loads are other kernels"
+    assert xp.explain(y * y + 1)[0].source == one[0].source
     assert_close(x * x + 1, hx * hx + 1, rtol=1e-15)
     assert_close(x * y + 1, hx * hy + 1, rtol=1e-15)
     assert_close(y * y + 1, hy * hy + 1, rtol=1e-15)
