@@ -168,7 +168,8 @@ def _float_unary(name: str, x: Any, op: Op) -> Array:
 
 def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
             swap: bool = False) -> Array:
-    if op in _COMPARISONS:
+    compare = op in _COMPARISONS
+    if compare:
         out_of_range = _compare_out_of_range(x1, x2, op, swap)
         if out_of_range is not None:
             return out_of_range
@@ -176,7 +177,7 @@ def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
     check(name, common, category)
     if swap:
         a, b = b, a
-    return Array._new(g.alu(op, a, b, dtype=_BOOL if op in _COMPARISONS else None))
+    return Array._new(g.alu(op, a, b, dtype=_BOOL if compare else None))
 
 
 _COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)

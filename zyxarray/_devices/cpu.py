@@ -134,7 +134,7 @@ class CPUDevice(Device):
 
     def copy_out(self, buffer: Buffer) -> np.ndarray:
         buffer.ready.wait()
-        view = buffer.handle[0][:buffer.nbytes].view()
+        view = buffer.handle[0][:buffer.nbytes]     # (a new array object: its flag is its own)
         view.flags.writeable = False
         return view
 

@@ -98,10 +98,23 @@ def _name(c: Canonical) -> str:
 
 
 def _program(c: Canonical) -> Program:
+    memo = c.plan.memo     # a memoized plan keeps its program: no hashing of the key again
+    if memo is not None:
+        prog = memo.get(("program", c.info.name))
+        if prog is not None:
+            stats["cache_hits"] += 1
+            return prog
     prog = _programs.get(c.key)
     if prog is not None:
         stats["cache_hits"] += 1
-        return prog
+    else:
+        prog = _programs[c.key] = _build(c)
+    if memo is not None:
+        memo["program", c.info.name] = prog
+    return prog
+
+
+def _build(c: Canonical) -> Program:
     device = c.plan.output.device
     t0 = time.perf_counter()
     ir = lower(c, _name(c))
@@ -112,7 +125,6 @@ def _program(c: Canonical) -> Program:
     stats["compiles"] += 1
     _debug.log("compile", f"{device.name}: {ir.name} ready in "
                           f"{1e3 * (time.perf_counter() - t0):.1f} ms")
-    _programs[c.key] = prog
     return prog
 
 
