@@ -12,7 +12,7 @@ import pytest
 
 import zyxarray as xp
 from tests.helpers import assert_close
-from zyxarray._lazy import graph, realize, schedule
+from zyxarray._lazy import graph, lower, realize, schedule
 
 BASE = np.linspace(-3.0, 3.0, 24)
 
@@ -138,6 +138,35 @@ def test_the_memo_is_bounded(device: str, monkeypatch: pytest.MonkeyPatch) -> No
         assert_close(x[:n] * 3, BASE[:n] * 3)
         assert len(schedule._templates) <= 2
     assert_close(x[:2] * 3, BASE[:2] * 3)
+
+
+def test_the_memo_is_bounded_by_nodes(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schedule, "MAX_TEMPLATE_NODES", 50)
+    x = xp.asarray(BASE, device=device)
+    for n in range(1, 8):
+        y = x[:n]
+        for _ in range(10):
+            y = y * 0.5 + 1.0
+        want = BASE[:n]
+        for _ in range(10):
+            want = want * 0.5 + 1.0
+        assert_close(y, want, rtol=1e-15)
+        assert schedule.memo_stats["nodes"] <= 50 + 60
+
+
+def test_a_memoized_kernel_keeps_its_program(device: str) -> None:
+    """The second run of a structure finds its program on the plan's memo: the same object
+    the structure-keyed program cache holds, counted as a cache hit."""
+    x = xp.asarray(BASE, device=device)
+    float(xp.sum(xp.tan(x) * 0.5))
+    hits = realize.stats["cache_hits"]
+    y = xp.sum(xp.tan(x) * 0.75)
+    (plan,) = schedule.schedule([y._node.base()])
+    assert plan.memo is not None
+    float(y)
+    assert realize.stats["cache_hits"] == hits + 1
+    c = lower.canonicalize(plan, x.device.info)
+    assert plan.memo["program", x.device.name] is realize._programs[c.key]
 
 
 def test_explain_matches_what_runs(device: str) -> None:

@@ -249,16 +249,21 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
         return template.plans(nodes)
     memo_stats["misses"] += 1
     plans = _schedule(targets)
-    if len(_templates) >= MAX_TEMPLATES:
+    if len(_templates) >= MAX_TEMPLATES or memo_stats["nodes"] > MAX_TEMPLATE_NODES:
         _templates.clear()
+        memo_stats["nodes"] = 0
     with contextlib.suppress(KeyError):   # (a plan naming a node outside the graph)
         _templates[key] = _Template(plans, nodes)
+        memo_stats["nodes"] += len(nodes)
     return plans
 
 
+# The memo is cleared when it holds this many graphs, or graphs of this many nodes in all
+# (a deep graph's key and plans take a few hundred bytes per node).
 MAX_TEMPLATES = 1024
+MAX_TEMPLATE_NODES = 200_000
 _templates: dict[tuple, _Template] = {}
-memo_stats = {"hits": 0, "misses": 0}
+memo_stats = {"hits": 0, "misses": 0, "nodes": 0}
 
 
 def _structure(targets: list[Node]) -> tuple[tuple, list[Node]]:
