@@ -205,7 +205,7 @@ class Array:
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
-        if not _is_operand(other):
+        if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
         fn = getattr(_ew or _elementwise(), name)
         return fn(other, self) if reflected else fn(self, other)
@@ -484,8 +484,11 @@ def _elementwise() -> Any:
     return _ew
 
 
+_OPERAND_TYPES = (Array, builtins.bool, int, float, complex, np.ndarray, np.generic)
+
+
 def _is_operand(x: Any) -> builtins.bool:
-    return isinstance(x, (Array, builtins.bool, int, float, complex, np.ndarray, np.generic))
+    return isinstance(x, _OPERAND_TYPES)
 
 
 def _same_kind(src: dt.DType, dst: dt.DType) -> builtins.bool:
