@@ -100,7 +100,7 @@ class Array:
         return out if dtype is None else out.astype(dtype)
 
     def _scalar(self, name: str) -> Any:
-        if self.size != 1:
+        if self._node.size != 1:
             raise TypeError(f"{name}: only arrays with one element can be converted to Python "
                             f"scalars, got shape {self.shape}")
         return self._host().reshape(()).item()

@@ -25,6 +25,7 @@ array that shares it sees the result and nothing is computed twice.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from numpy.typing import DTypeLike
 from .. import _env
 from .._codegen.ir import Op
 from .._devices.base import Buffer, Device
-from .view import ShapeTracker, View, prod, st_apply
+from .view import ShapeTracker, View, st_apply
 
 MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
@@ -75,11 +76,11 @@ class Node:
 
     @property
     def size(self) -> int:
-        return prod(self.shape)
+        return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
+        return math.prod(self.shape) * self.dtype.itemsize
 
     def base(self) -> Node:
         """The node a VIEW reads (itself for every other kind)."""
