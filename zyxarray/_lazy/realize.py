@@ -55,6 +55,9 @@ class PlannedKernel:
 
 
 def _unrealized_bases(nodes: Sequence[Node]) -> list[Node]:
+    if len(nodes) == 1:       # (the common case: one array observed)
+        b = nodes[0].base()
+        return [] if b.buffer is not None or b.op == "CONST" else [b]
     out: list[Node] = []
     seen: set[int] = set()
     for n in nodes:
