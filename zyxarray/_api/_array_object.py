@@ -100,7 +100,7 @@ class Array:
         return out if dtype is None else out.astype(dtype)
 
     def _scalar(self, name: str) -> Any:
-        if self.size != 1:
+        if self._node.size != 1:
             raise TypeError(f"{name}: only arrays with one element can be converted to Python "
                             f"scalars, got shape {self.shape}")
         return self._host().reshape(()).item()
@@ -117,7 +117,7 @@ class Array:
         return int(v)
 
     def __float__(self) -> float:
-        if self.dtype in dt.COMPLEX_FLOATING:
+        if self._node.dtype.kind == "c":
             raise TypeError("__float__: cannot convert a complex array to float")
         return float(self._scalar("__float__"))
 
@@ -219,10 +219,9 @@ class Array:
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
-        from . import _elementwise_functions as ew
-        if not _is_operand(other):
+        if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
-        fn = getattr(ew, name)
+        fn = getattr(_ew or _elementwise(), name)
         return fn(other, self) if reflected else fn(self, other)
 
     def _inplace(self, name: str, other: Any) -> Array:
@@ -510,8 +509,22 @@ def _shared_host_view(node: g.Node) -> np.ndarray | None:
                                            tuple(s * item for s in v.strides))
 
 
+_ew: Any = None
+
+
+def _elementwise() -> Any:
+    """The elementwise functions' module (imported on first use: it imports this one)."""
+    global _ew
+    from . import _elementwise_functions
+    _ew = _elementwise_functions
+    return _ew
+
+
+_OPERAND_TYPES = (Array, builtins.bool, int, float, complex, np.ndarray, np.generic)
+
+
 def _is_operand(x: Any) -> builtins.bool:
-    return isinstance(x, (Array, builtins.bool, int, float, complex, np.ndarray, np.generic))
+    return isinstance(x, _OPERAND_TYPES)
 
 
 def _same_kind(src: dt.DType, dst: dt.DType) -> builtins.bool:

@@ -105,7 +105,8 @@ CATEGORIES = {
 
 
 def from_np(dt: np.dtype) -> DType:
-    return _BY_NP[np.dtype(dt)]
+    d = _BY_NP.get(dt)        # a NumPy dtype object (the common case) needs no conversion
+    return d if d is not None else _BY_NP[np.dtype(dt)]
 
 
 def to_dtype(obj: Any, where: str = "dtype") -> DType:
@@ -187,16 +188,16 @@ def scalar_result(dtype: DType, value: Any) -> DType:
     if isinstance(value, int):
         return int64 if dtype is bool else dtype
     if isinstance(value, float):
-        return dtype if dtype in FLOATING else float64
+        return dtype if dtype.kind in "fc" else float64
     if isinstance(value, complex):
-        if dtype in COMPLEX_FLOATING:
+        if dtype.kind == "c":
             return dtype
         return complex64 if dtype is float32 else complex128
     raise TypeError(f"unsupported scalar {value!r}")
 
 
-_CATEGORY_SETS = {name: frozenset(ds) for name, ds in CATEGORIES.items()}
+_CATEGORY_NAMES = {name: frozenset(d.name for d in ds) for name, ds in CATEGORIES.items()}
 
 
 def is_kind(dtype: DType, category: str) -> builtins_bool:
-    return dtype in _CATEGORY_SETS[category]
+    return dtype.name in _CATEGORY_NAMES[category]   # (str hashes are cached; DType's is not)

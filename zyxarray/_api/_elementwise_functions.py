@@ -60,7 +60,7 @@ def default_float(device: Device) -> dt.DType:
 def scalar_node(name: str, value: Any, dtype: dt.DType, device: Device) -> g.Node:
     if isinstance(value, np.generic):
         value = value.item()
-    if dtype in dt.INTEGER:
+    if dtype.kind in "iu":
         if isinstance(value, float) and (not math.isfinite(value) or value != int(value)):
             raise TypeError(f"{name}: cannot combine the float {value!r} with a "
                             f"{dtype.name} array")
@@ -168,19 +168,20 @@ def _float_unary(name: str, x: Any, op: Op) -> Array:
 
 def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
             swap: bool = False) -> Array:
-    if op in _COMPARISONS:
+    compare = op in _COMPARISONS
+    if compare:
         out_of_range = _compare_out_of_range(x1, x2, op, swap)
         if out_of_range is not None:
             return out_of_range
-    (a, b), common, _ = operands(name, x1, x2)
+    (a, b), common, _ = _operands_fast(name, x1, x2) or operands(name, x1, x2)
     check(name, common, category)
     if swap:
         a, b = b, a
-    out_dtype = np.dtype(np.bool_) if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE) else None
-    return _wrap(g.alu(op, a, b, dtype=out_dtype))
+    return Array._new(g.alu(op, a, b, dtype=_BOOL if compare else None))
 
 
 _COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)
+_BOOL = np.dtype(np.bool_)
 
 
 def _compare_out_of_range(x1: Any, x2: Any, op: Op, swap: bool) -> Array | None:

@@ -28,24 +28,26 @@ def reduce_node(name: str, x: Array, op: Op, axis: Any, keepdims: bool,
         return src, axes
     out = g.reduce(src, op, axes)
     if not keepdims:
-        out = g.reshape(out, tuple(s for i, s in enumerate(out.shape) if i not in axes))
+        out = g.reshape(out, tuple([s for i, s in enumerate(out.shape) if i not in axes]))
     return out, axes
 
 
 def _accumulator(x: Array, dtype: Any, name: str) -> dt.DType:
     if dtype is not None:
         return dt.to_dtype(dtype, name)
-    if x.dtype is dt.bool or x.dtype in dt.SIGNED:
+    d = x.dtype
+    if d.kind in "bi":      # bool and signed integers
         return dt.int64
-    if x.dtype in dt.UNSIGNED:
+    if d.kind == "u":
         return dt.uint64
-    return x.dtype
+    return d
 
 
 def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,
         keepdims: bool = False) -> Array:
     """Sum of the elements over ``axis`` (all axes if None)."""
-    check("sum", x.dtype, "numeric" if x.dtype is not dt.bool else "bool")
+    d = x.dtype
+    check("sum", d, "numeric" if d is not dt.bool else "bool")
     acc = _accumulator(x, dtype, "sum")
     node, _ = reduce_node("sum", x, Op.ADD, axis, keepdims, g.cast(x._node, acc.np))
     return Array._new(node)

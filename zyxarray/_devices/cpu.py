@@ -2,8 +2,9 @@
 
 Layer: ``_devices``. Imports nothing above it; receives source text from the caller.
 
-Buffers are 64-byte aligned NumPy byte arrays from a caching pool. Kernels run on the
-calling thread (OpenMP inside), so every launch is complete when it returns.
+Buffers are 64-byte aligned NumPy byte arrays from a caching pool; a buffer's handle is (the
+writable bytes, their address as a cffi pointer, a read-only view of them). Kernels run on
+the calling thread (OpenMP inside), so every launch is complete when it returns.
 """
 
 from __future__ import annotations
@@ -68,12 +69,31 @@ class CPUProgram(Program):
         self._ffi = ffi
 
     def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
-        ffi = self._ffi
-        ptrs = ffi.new("void*[]", [b.handle[1] for b in buffers] or [ffi.NULL])
-        ip = ffi.new("int64_t[]", ints or [0])
-        fp = ffi.new("double[]", floats or [0.0])
-        self._fn(ptrs, ip, fp)
+        # cffi turns each list into a temporary C array for the call (no ffi.new: a launch
+        # of a small kernel is mostly this overhead)
+        self._fn([b.handle[1] for b in buffers] or [self._ffi.NULL], ints or [0],
+                 floats or [0.0])
         return COMPLETED
+
+
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    view = arr.view()
+    view.flags.writeable = False
+    return view
+
+
+class _PooledBuffer(Buffer):
+    """A block of the cpu pool that goes back to the pool when collected, through
+    ``__del__``: the base class's ``weakref.finalize`` costs more than the launch of a small
+    kernel (about 4 us per buffer), and every realization allocates one."""
+
+    __slots__ = ()
+
+    def __init__(self, device: CPUDevice, nbytes: int, handle: Any) -> None:
+        super().__init__(device, nbytes, handle, pooled=False)
+
+    def __del__(self) -> None:
+        self.device.pool.release(self.nbytes, self.handle)
 
 
 class CPUDevice(Device):
@@ -102,14 +122,17 @@ class CPUDevice(Device):
         self.compiles = 0     # real compiler invocations in this process (tests read it)
 
     # -- memory ---------------------------------------------------------------------------
-    def _raw_alloc(self, nbytes: int) -> tuple[np.ndarray, Any]:
+    def alloc(self, nbytes: int) -> Buffer:
+        return _PooledBuffer(self, nbytes, self.pool.allocate(nbytes))
+
+    def _raw_alloc(self, nbytes: int) -> tuple[np.ndarray, Any, np.ndarray]:
         try:
             raw = np.empty(nbytes + 64, dtype=np.uint8)
         except MemoryError:
             raise MemoryError(f"cannot allocate {nbytes} bytes on device cpu") from None
         start = (-raw.ctypes.data) % 64
         arr = raw[start:start + nbytes]
-        return arr, self.ffi.cast("void*", arr.ctypes.data)
+        return arr, self.ffi.cast("void*", arr.ctypes.data), _read_only(arr)
 
     def copy_in(self, buffer: Buffer, data: np.ndarray) -> None:
         dst = buffer.handle[0]
@@ -118,14 +141,14 @@ class CPUDevice(Device):
 
     def copy_out(self, buffer: Buffer) -> np.ndarray:
         buffer.ready.wait()
-        view = buffer.handle[0][:buffer.nbytes].view()
-        view.flags.writeable = False
-        return view
+        view = buffer.handle[2]     # made once per block: clearing a flag costs more than a read
+        return view if view.size == buffer.nbytes else view[:buffer.nbytes]
 
     def wrap_host(self, data: np.ndarray) -> Buffer:
         """A buffer over a contiguous host array's own memory (no copy; DLPack import)."""
         raw = data.reshape(-1).view(np.uint8)
-        return Buffer(self, raw.nbytes, (raw, self.ffi.cast("void*", raw.ctypes.data)),
+        return Buffer(self, raw.nbytes,
+                      (raw, self.ffi.cast("void*", raw.ctypes.data), _read_only(raw)),
                       pooled=False)
 
     def host_array(self, buffer: Buffer) -> np.ndarray:

@@ -25,6 +25,7 @@ array that shares it sees the result and nothing is computed twice.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from numpy.typing import DTypeLike
 from .. import _env
 from .._codegen.ir import Op
 from .._devices.base import Buffer, Device
-from .view import ShapeTracker, View, prod, st_apply
+from .view import ShapeTracker, View, st_apply
 
 MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
@@ -60,7 +61,11 @@ class Node:
         self.shape = shape
         self.device = device
         self.buffer = buffer
-        self.depth = 0 if not srcs else 1 + max(s.depth for s in srcs)
+        depth = 0
+        for s in srcs:              # 1 + the deepest source (a loop: no generator per node)
+            if s.depth >= depth:
+                depth = s.depth + 1
+        self.depth = depth
 
     def __repr__(self) -> str:
         return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
@@ -71,11 +76,11 @@ class Node:
 
     @property
     def size(self) -> int:
-        return prod(self.shape)
+        return math.prod(self.shape)
 
     @property
     def nbytes(self) -> int:
-        return self.size * self.dtype.itemsize
+        return math.prod(self.shape) * self.dtype.itemsize
 
     def base(self) -> Node:
         """The node a VIEW reads (itself for every other kind)."""
@@ -115,10 +120,19 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
     """An elementwise op. Sources have the result's shape, except that a CONST (a scalar)
     may stand as it is: it reads the same value everywhere, so it needs no broadcast view."""
     first = srcs[1] if op is Op.WHERE else srcs[0]
-    shape = next((s.shape for s in srcs if s.op != "CONST"), first.shape)
-    assert all(s.shape == shape or (s.op == "CONST" and s.shape == ()) for s in srcs), \
-        f"{op}: shapes {[s.shape for s in srcs]}"
-    return Node("ALU", tuple(srcs), op, np.dtype(dtype or first.dtype), shape, first.device)
+    shape = None
+    for s in srcs:
+        if s.op != "CONST":
+            if shape is None:
+                shape = s.shape
+            elif s.shape != shape:
+                raise AssertionError(f"{op}: shapes {[s.shape for s in srcs]}")
+        elif s.shape != ():
+            raise AssertionError(f"{op}: a CONST source of shape {s.shape}")
+    if shape is None:
+        shape = first.shape
+    return Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
+                first.device)
 
 
 def cast(node: Node, dtype: DTypeLike) -> Node:
@@ -132,7 +146,7 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
 
 def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
     axes = tuple(sorted(set(axes)))
-    shape = tuple(1 if i in axes else s for i, s in enumerate(node.shape))
+    shape = tuple([1 if i in axes else s for i, s in enumerate(node.shape)])
     return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
 
 
@@ -168,9 +182,12 @@ def _view(node: Node, fn: str, *args: Any, shape: tuple[int, ...]) -> Node:
 
 
 def reshape(node: Node, shape: tuple[int, ...]) -> Node:
-    shape = tuple(int(s) for s in shape)
+    shape = tuple([int(s) for s in shape])
     if shape == node.shape:
         return node
+    if node.op != "VIEW":
+        # a contiguous node: the new view is the contiguous one of the new shape
+        return Node("VIEW", (node,), (View.contiguous(shape),), node.dtype, shape, node.device)
     return _view(node, "reshape", shape, shape=shape)
 
 

@@ -85,16 +85,21 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     """The plan in canonical form, with its key and argument values.
 
     Everything but the constants' values depends only on the plan's shapes, views and ops,
-    so that part is memoized: a repeated computation costs a dictionary lookup here.
+    so that part is memoized: a repeated computation costs a dictionary lookup here. Plans
+    from the scheduler's memo share ``plan.memo``, which skips even building the signature.
     """
-    sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view,
-           tuple(st for _, st in plan.loads), tuple(plan.iotas), tuple(plan.exprs), plan.root,
-           plan.output.dtype)
-    parts = _parts_cache.get(sig)
+    parts = plan.memo.get(info.name) if plan.memo is not None else None
     if parts is None:
-        if len(_parts_cache) > 20_000:
-            _parts_cache.clear()
-        parts = _parts_cache[sig] = _canonical_parts(plan, info)
+        sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view,
+               tuple(st for _, st in plan.loads), tuple(plan.iotas), tuple(plan.exprs),
+               plan.root, plan.output.dtype)
+        parts = _parts_cache.get(sig)
+        if parts is None:
+            if len(_parts_cache) > 20_000:
+                _parts_cache.clear()
+            parts = _parts_cache[sig] = _canonical_parts(plan, info)
+        if plan.memo is not None:
+            plan.memo[info.name] = parts
     outer, red, sts, cats, strategy, lanes, key, prefix, suffix = parts
     c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
     const_ints, c.floats = _const_arguments(plan)

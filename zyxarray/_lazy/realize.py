@@ -10,8 +10,10 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,7 @@ from .._codegen import render
 from .._codegen.ir import Kernel
 from .._devices import library
 from .._devices.base import Device, Program
+from . import graph
 from .graph import Node
 from .lower import Canonical, canonicalize, lower, phases
 from .schedule import KernelPlan, LibraryStep, schedule
@@ -52,7 +55,10 @@ class PlannedKernel:
                 f"{self.source}")
 
 
-def _unrealized_bases(nodes: list[Node]) -> list[Node]:
+def _unrealized_bases(nodes: Sequence[Node]) -> list[Node]:
+    if len(nodes) == 1:       # (the common case: one array observed)
+        b = nodes[0].base()
+        return [] if b.buffer is not None or b.op == "CONST" else [b]
     out: list[Node] = []
     seen: set[int] = set()
     for n in nodes:
@@ -65,7 +71,6 @@ def _unrealized_bases(nodes: list[Node]) -> list[Node]:
 
 def _copies_first(targets: list[Node]) -> None:
     """Realize every pending COPY (a move between devices through the host) first."""
-    from . import graph
     if not graph.pending_copies[0]:
         return
     seen: set[int] = set()
@@ -97,11 +102,25 @@ def _name(c: Canonical) -> str:
 
 
 def _program(c: Canonical, phase: int = 0) -> Program:
+    memo = c.plan.memo     # a memoized plan keeps its program: no hashing of the key again
+    slot = ("program", c.info.name, phase)
+    if memo is not None:
+        prog = memo.get(slot)
+        if prog is not None:
+            stats["cache_hits"] += 1
+            return prog
     key = c.key if not phase else (c.key, phase)
     prog = _programs.get(key)
     if prog is not None:
         stats["cache_hits"] += 1
-        return prog
+    else:
+        prog = _programs[key] = _build(c, phase)
+    if memo is not None:
+        memo[slot] = prog
+    return prog
+
+
+def _build(c: Canonical, phase: int = 0) -> Program:
     device = c.plan.output.device
     t0 = time.perf_counter()
     ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
@@ -112,7 +131,6 @@ def _program(c: Canonical, phase: int = 0) -> Program:
     stats["compiles"] += 1
     _debug.log("compile", f"{device.name}: {ir.name} ready in "
                           f"{1e3 * (time.perf_counter() - t0):.1f} ms")
-    _programs[key] = prog
     return prog
 
 
@@ -197,8 +215,7 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     c = canonicalize(plan, device.info)
     buf = out.buffer if plan.into else device.alloc(out.nbytes)
     assert buf is not None
-    total_outer = int(np.prod(c.outer)) if c.outer else 1
-    if total_outer == 0 or (plan.full and int(np.prod(c.red)) == 0):
+    if math.prod(c.outer) == 0 or (plan.full and math.prod(c.red) == 0):
         out.set_buffer(buf)
         return
     buffers = [node.buffer for node, _ in plan.loads] + [buf]
@@ -235,11 +252,12 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
 
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
-    targets = _unrealized_bases(list(nodes))
+    targets = _unrealized_bases(nodes)
     if not targets:
         return
-    _copies_first(targets)
-    targets = [t for t in targets if not t.realized]
+    if graph.pending_copies[0]:
+        _copies_first(targets)
+        targets = [t for t in targets if not t.realized]
     if _debug.enabled("graph"):
         _debug.log("graph", "realize " + "; ".join(_describe(t) for t in targets))
     plans = schedule(targets)
@@ -299,13 +317,16 @@ def to_host(node: Node) -> np.ndarray:
     strided view is a NumPy view of the buffer; masks and chains of views index on the host."""
     base = node.base()
     st = node.arg if node.op == "VIEW" else None
-    masked = st is not None and any(v.mask is not None for v in st)
+    masked = False
+    for v in st or ():
+        masked = masked or v.mask is not None
     if base.op == "CONST":
         if not masked:
             return np.full(node.shape, base.arg, node.dtype)
         flat = np.full((1,), base.arg, node.dtype)
     else:
-        realize(base)
+        if base.buffer is None:
+            realize(base)
         assert base.buffer is not None
         raw = base.device.copy_out(base.buffer)
         flat = raw[:base.nbytes].view(base.dtype)

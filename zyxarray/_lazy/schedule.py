@@ -16,6 +16,7 @@ point of the kept axes (``reduced``). Fusion rules:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -51,6 +52,11 @@ class KernelPlan:
     out_view: ShapeTracker | None = None   # where the output goes (SETITEM's region)
     into: bool = False                     # write into the output's existing buffer
     domain_fixed: bool = False             # no reduction met in the walk may change the domain
+    const_nodes: list[Node] = field(default_factory=list)  # the CONST node of each const
+    # shared by this kernel's plans in every memoized schedule of one structure (see
+    # ``schedule``): what depends only on the plan's structure may be kept here
+    # (``canonicalize`` keeps its canonical form, by device name)
+    memo: dict[Any, Any] | None = None
 
     @property
     def out_st(self) -> ShapeTracker:
@@ -119,6 +125,7 @@ class _Builder:
             return self.add(Expr("IOTA", node.dtype, (), len(plan.iotas) - 1))
         if node.op == "CONST":
             plan.consts.append(node.arg)
+            plan.const_nodes.append(node)
             return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
         if node.op == "VIEW":
             src = node.srcs[0]
@@ -227,7 +234,118 @@ def build_plans(node: Node, materialize: set[int]
 
 
 def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
-    """Kernels that realize ``targets`` (unrealized, non-VIEW nodes), in execution order."""
+    """Kernels that realize ``targets`` (unrealized, non-VIEW nodes), in execution order.
+
+    Memoized by the pending graph's structure: a graph seen before (the same kinds, dtypes,
+    shapes, views and sharing, whatever its buffers and constants' values) reuses the plans
+    made for it then, with its own nodes put in place of the old ones."""
+    key, nodes = _structure(targets)
+    try:
+        template = _templates.get(key)
+    except TypeError:            # an unhashable argument (a LIBRARY parameter): no memo
+        return _schedule(targets)
+    if template is not None:
+        memo_stats["hits"] += 1
+        return template.plans(nodes)
+    memo_stats["misses"] += 1
+    plans = _schedule(targets)
+    if len(_templates) >= MAX_TEMPLATES or memo_stats["nodes"] > MAX_TEMPLATE_NODES:
+        _templates.clear()
+        memo_stats["nodes"] = 0
+    with contextlib.suppress(KeyError):   # (a plan naming a node outside the graph)
+        _templates[key] = _Template(plans, nodes)
+        memo_stats["nodes"] += len(nodes)
+    return plans
+
+
+# The memo is cleared when it holds this many graphs, or graphs of this many nodes in all
+# (a deep graph's key and plans take a few hundred bytes per node).
+MAX_TEMPLATES = 1024
+MAX_TEMPLATE_NODES = 200_000
+_templates: dict[tuple, _Template] = {}
+memo_stats = {"hits": 0, "misses": 0, "nodes": 0}
+
+
+def _structure(targets: list[Node]) -> tuple[tuple, list[Node]]:
+    """The graph under ``targets`` as a hashable key, and its nodes in the key's order.
+
+    Each node is a record (kind, dtype, shape, device, argument, positions of its sources);
+    a CONST's value is left out, so constants stay arguments. Two graphs with equal keys get
+    the same plans up to which nodes fill them: sharing is part of the key (``x * x`` and
+    ``x * y`` differ), the identity of realized buffers is not."""
+    index: dict[int, int] = {}
+    nodes: list[Node] = []
+    records: list[tuple] = []
+    roots = tuple([_visit(t, index, nodes, records) for t in targets])
+    return (roots, tuple(records)), nodes
+
+
+def _visit(n: Node, index: dict[int, int], nodes: list[Node], records: list[tuple]) -> int:
+    """Post-order position of ``n`` (a plain function, not a closure: a recursive closure is
+    a reference cycle that would keep the graph's buffers alive until the next collection)."""
+    i = index.get(id(n))
+    if i is not None:
+        return i
+    srcs = n.srcs
+    if not srcs:
+        pos: tuple[int, ...] = ()
+    elif len(srcs) == 1:      # (the common arities spelled out: no comprehension per node)
+        pos = (_visit(srcs[0], index, nodes, records),)
+    elif len(srcs) == 2:
+        pos = (_visit(srcs[0], index, nodes, records), _visit(srcs[1], index, nodes, records))
+    else:
+        pos = tuple([_visit(s, index, nodes, records) for s in srcs])
+    i = index[id(n)] = len(nodes)
+    nodes.append(n)
+    op = n.op
+    records.append((op, n.dtype, n.shape, n.device, None if op == "CONST" else n.arg, pos))
+    return i
+
+
+class _Template:
+    """Plans of one graph structure with every node replaced by its position in
+    ``_structure``'s order; ``plans(nodes)`` fills them with another graph's nodes."""
+
+    def __init__(self, plans: list[KernelPlan | LibraryStep], nodes: list[Node]) -> None:
+        pos = {id(n): i for i, n in enumerate(nodes)}
+        self.steps: list[tuple] = []
+        for p in plans:
+            if isinstance(p, LibraryStep):
+                self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
+                                   [pos[id(n)] for n in p.needs],
+                                   [pos[id(n)] for n in p.fused]))
+                continue
+            memo: dict[Any, Any] = {}     # one per step: it is this kernel's memo
+            p.memo = memo
+            self.steps.append((True, pos[id(p.output)], p.domain, p.axes, p.full,
+                               tuple(p.exprs), p.root,
+                               tuple((pos[id(n)], st) for n, st in p.loads), tuple(p.iotas),
+                               [pos[id(n)] for n in p.const_nodes],
+                               [pos[id(n)] for n in p.fused], [pos[id(n)] for n in p.needs],
+                               p.out_view, p.into, p.domain_fixed, memo))
+
+    def plans(self, nodes: list[Node]) -> list[KernelPlan | LibraryStep]:
+        out: list[KernelPlan | LibraryStep] = []
+        for step in self.steps:
+            if not step[0]:
+                _, o, inputs, needs, fused = step
+                name, params = nodes[o].arg
+                out.append(LibraryStep(nodes[o], name, dict(params), [nodes[i] for i in inputs],
+                                       [nodes[i] for i in needs], [nodes[i] for i in fused]))
+                continue
+            (_, o, domain, axes, full, exprs, root, loads, iotas, consts, fused, needs,
+             out_view, into, domain_fixed, memo) = step
+            const_nodes = [nodes[i] for i in consts]
+            out.append(KernelPlan(nodes[o], domain, axes, full, list(exprs), root,
+                                  [(nodes[i], st) for i, st in loads], list(iotas),
+                                  [n.arg for n in const_nodes],
+                                  [nodes[i] for i in fused] if fused else [],
+                                  [nodes[i] for i in needs] if needs else [],
+                                  out_view, into, domain_fixed, const_nodes, memo))
+        return out
+
+
+def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     materialize = {id(t) for t in targets}
     nodes = {id(t): t for t in targets}
     while True:

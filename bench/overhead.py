@@ -1,0 +1,82 @@
+"""Python overhead of small computations on one device (issue 2's overhead targets).
+
+Usage: python bench/overhead.py [--device cpu] [--repeat N] [--profile small|chain]
+
+- ``small``: ``float(xp.sum(z * 2 + 1))`` on a 100-element float32 array whose kernel is
+  already compiled: building the expression, scheduling, launching and reading back.
+- ``chain``: 200 iterations of ``y = y * 0.999 + 0.001`` (400 dependent ops, one fused
+  kernel) on 100 elements, then ``float(y[0])``; reported per op.
+
+Min of N repeats (the machines are shared); ``--profile`` runs cProfile on one case instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import zyxarray as xp
+
+
+def best(fn, repeat: int) -> float:
+    fn()
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def cases(dev: str):
+    z = xp.asarray(np.arange(100, dtype=np.float32), device=dev)
+
+    def small() -> float:
+        return float(xp.sum(z * 2 + 1))
+
+    def chain() -> float:
+        y = z
+        for _ in range(200):
+            y = y * 0.999 + 0.001
+        return float(y[0])
+
+    return small, chain
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--repeat", type=int, default=2000)
+    p.add_argument("--profile", choices=["small", "chain"])
+    args = p.parse_args()
+    small, chain = cases(args.device)
+    if args.profile:
+        import cProfile
+        import pstats
+        fn = small if args.profile == "small" else chain
+        n = 5000 if args.profile == "small" else 100
+        fn()
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(n):
+            fn()
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+        return
+    t_small = best(small, args.repeat)
+    t_chain = best(chain, max(args.repeat // 40, 5))
+    load = os.getloadavg()[0]
+    print(f"cache-hit realization, 100 elements: {1e6 * t_small:7.1f} us   (target < 50 us)")
+    print(f"200 x (y*0.999+0.001) + read:         {1e6 * t_chain / 400:7.2f} us/op "
+          f"({1e3 * t_chain:.2f} ms, target < 10 us/op)")
+    print(f"min of {args.repeat} / {max(args.repeat // 40, 5)} repeats, load average {load:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""The scheduler's memo (``schedule._templates``): a graph of a known structure reuses the
+plans made for it, filled with its own buffers and constants. Every case checks values
+against NumPy, so a stale plan (old buffers, old constants) would show."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from tests.helpers import assert_close
+from zyxarray._lazy import graph, lower, realize, schedule
+
+BASE = np.linspace(-3.0, 3.0, 24)
+
+
+def _hits() -> int:
+    return schedule.memo_stats["hits"]
+
+
+def test_other_constants_reuse_the_plans_and_the_kernel(device: str) -> None:
+    x = xp.asarray(BASE, device=device)
+    np.asarray(xp.sum(x * 0.25 + 7.0))
+    compiles, hits = realize.stats["compiles"], _hits()
+    for c in (1.0, -2.5, 1e10, 0.0, 3):
+        got = float(xp.sum(x * c + (c * 2)))
+        assert got == pytest.approx(float(np.sum(BASE * c + c * 2)), rel=1e-12)
+    assert realize.stats["compiles"] == compiles, "a constant's value is an argument"
+    assert _hits() >= hits + 5, "the same structure is scheduled once"
+
+
+def test_integer_constants_are_arguments_too(device: str) -> None:
+    h = np.arange(12, dtype=np.int32)
+    x = xp.asarray(h, device=device)
+    for c in (3, -4, 2**31 - 1, 0):
+        assert_close((x * c) // 5 - c, (h * c) // 5 - c)
+
+
+def test_other_buffers_reuse_the_plans(device: str) -> None:
+    for k in range(4):
+        h = BASE * (k + 1)
+        a, b = xp.asarray(h, device=device), xp.asarray(h[::-1].copy(), device=device)
+        assert_close(xp.exp(a) - b * 2, np.exp(h) - h[::-1] * 2, rtol=1e-14)
+
+
+def test_sharing_is_part_of_the_structure(device: str) -> None:
+    """``x * x`` and ``x * y`` have the same kinds, dtypes and shapes, but not one load."""
+    hx, hy = BASE, BASE[::-1].copy()
+    x, y = xp.asarray(hx, device=device), xp.asarray(hy, device=device)
+    one, two = xp.explain(x * x + 1), xp.explain(x * y + 1)
+    assert one[0].source != two[0].source, "one load and two loads are other kernels"
+    assert xp.explain(y * y + 1)[0].source == one[0].source
+    assert_close(x * x + 1, hx * hx + 1, rtol=1e-15)
+    assert_close(x * y + 1, hx * hy + 1, rtol=1e-15)
+    assert_close(y * y + 1, hy * hy + 1, rtol=1e-15)
+    assert_close(y * x + 1, hy * hx + 1, rtol=1e-15)
+
+
+def test_ops_shapes_dtypes_and_views_are_part_of_the_structure(device: str) -> None:
+    h = BASE.reshape(4, 6)
+    x = xp.asarray(h, device=device)
+    assert_close(x + 1, h + 1)
+    assert_close(x - 1, h - 1)
+    assert_close(x[::2] + 1, h[::2] + 1)
+    assert_close(x[1::2] + 1, h[1::2] + 1)
+    assert_close(x.T + 1, h.T + 1)
+    assert_close(xp.reshape(x, (6, 4)) + 1, h.reshape(6, 4) + 1)
+    assert_close(xp.sum(x, axis=0) + 1, h.sum(axis=0) + 1, rtol=1e-14)
+    assert_close(xp.sum(x, axis=1) + 1, h.sum(axis=1) + 1, rtol=1e-14)
+    x32 = xp.asarray(h.astype(np.float32), device=device)
+    assert_close(x32 + 1, h.astype(np.float32) + 1)
+
+
+def test_a_realized_intermediate_changes_the_structure(device: str) -> None:
+    """The same expression over a pending and over a realized producer: different plans."""
+    for realize_first in (False, True, False):
+        x = xp.asarray(BASE, device=device)
+        y = xp.sin(x) * 2
+        if realize_first:
+            np.asarray(y)
+        z = y + 1
+        assert_close(z, np.sin(BASE) * 2 + 1, rtol=1e-15)
+        assert_close(y, np.sin(BASE) * 2, rtol=1e-15)
+
+
+def test_setitem_and_views_stay_right(device: str) -> None:
+    for k, v in enumerate((5.0, -1.5, 2.0)):
+        h = BASE.copy() + k
+        a = xp.asarray(h, device=device)
+        before = a[2:9]
+        a[3:7] = v                     # in place: a is the only reference to its buffer
+        want = h.copy()
+        want[3:7] = v
+        assert_close(a, want)
+        assert_close(before, h[2:9])
+        b = a * 1
+        b[::5] = b[1::5] + v           # a pending value written into a pending base
+        want2 = want.copy()
+        want2[::5] = want[1::5] + v
+        assert_close(b, want2)
+        assert_close(a, want)
+
+
+def test_structures_with_several_kernels(device: str) -> None:
+    """Softmax (a reduction read twice) and a library op: every step is refilled."""
+    for k in range(3):
+        h = np.arange(12.0).reshape(3, 4) * (k + 1) / 7
+        x = xp.asarray(h, device=device)
+        e = xp.exp(x - xp.max(x, axis=1, keepdims=True))
+        s = e / xp.sum(e, axis=1, keepdims=True)
+        want = np.exp(h - h.max(axis=1, keepdims=True))
+        assert_close(s, want / want.sum(axis=1, keepdims=True), rtol=1e-14)
+        m = xp.matmul(x * 2, x.T) + k
+        assert_close(m, (h * 2) @ h.T + k, rtol=1e-13)
+
+
+def test_the_memo_holds_no_graph_nodes(device: str) -> None:
+    """Templates name nodes by position: they must not keep buffers alive."""
+    x = xp.asarray(BASE, device=device)
+    y = xp.cos(x) + 3
+    np.asarray(y)
+    ref = weakref.ref(y._node)
+    del y
+    gc.collect()
+    assert ref() is None
+    for template in schedule._templates.values():
+        for step in template.steps:
+            assert not any(isinstance(v, graph.Node) for v in step)
+
+
+def test_the_memo_is_bounded(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schedule, "MAX_TEMPLATES", 2)
+    x = xp.asarray(BASE, device=device)
+    for n in range(1, 6):
+        assert_close(x[:n] * 3, BASE[:n] * 3)
+        assert len(schedule._templates) <= 2
+    assert_close(x[:2] * 3, BASE[:2] * 3)
+
+
+def test_the_memo_is_bounded_by_nodes(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schedule, "MAX_TEMPLATE_NODES", 50)
+    x = xp.asarray(BASE, device=device)
+    for n in range(1, 8):
+        y = x[:n]
+        for _ in range(10):
+            y = y * 0.5 + 1.0
+        want = BASE[:n]
+        for _ in range(10):
+            want = want * 0.5 + 1.0
+        assert_close(y, want, rtol=1e-15)
+        assert schedule.memo_stats["nodes"] <= 50 + 60
+
+
+def test_a_memoized_kernel_keeps_its_program(device: str) -> None:
+    """The second run of a structure finds its program on the plan's memo: the same object
+    the structure-keyed program cache holds, counted as a cache hit."""
+    x = xp.asarray(BASE, device=device)
+    float(xp.sum(xp.tan(x) * 0.5))
+    hits = realize.stats["cache_hits"]
+    y = xp.sum(xp.tan(x) * 0.75)
+    (plan,) = schedule.schedule([y._node.base()])
+    assert plan.memo is not None
+    float(y)
+    assert realize.stats["cache_hits"] == hits + 1
+    c = lower.canonicalize(plan, x.device.info)
+    assert plan.memo["program", x.device.name, 0] is realize._programs[c.key]
+
+
+def test_explain_matches_what_runs(device: str) -> None:
+    x = xp.asarray(BASE, device=device)
+    plan = xp.explain(xp.sum(x * 4.0 + 1.0))
+    plan2 = xp.explain(xp.sum(x * -2.0 + 9.0))
+    assert [k.source for k in plan] == [k.source for k in plan2]
+    assert float(xp.sum(x * -2.0 + 9.0)) == pytest.approx(np.sum(BASE * -2 + 9), rel=1e-13)
