@@ -270,6 +270,17 @@ def test_tril_triu(device: str, name: str, data: st.DataObject) -> None:
                         lambda x: getattr(np, name)(x, k=k), [a], kind="exact")
 
 
+def test_diagonals_beyond_int64(device: str) -> None:
+    """k outside the int64 range (the standard's test draws them) selects no diagonal, or
+    every element for tril/triu; NumPy's eye agrees, its tril/triu overflow."""
+    a = np.arange(12.0).reshape(3, 4)
+    for k, near in ((2**63, 4), (-(2**63) - 1, -3), (2**70, 4)):
+        for n, m in ((0, None), (3, 4), (4, 2)):
+            assert_close(xp.eye(n, m, k=k, device=device), np.eye(n, m, k=k))
+        assert_close(xp.tril(xp.asarray(a, device=device), k=k), np.tril(a, k=near))
+        assert_close(xp.triu(xp.asarray(a, device=device), k=k), np.triu(a, k=near))
+
+
 def test_tril_needs_a_matrix(device: str) -> None:
     with pytest.raises(ValueError, match="tril"):
         xp.tril(xp.asarray([1, 2], device=device))

@@ -239,16 +239,24 @@ def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None
     dev = _device(device)
     m = n_rows if n_cols is None else n_cols
     d = default_float(dev) if dtype is None else dt.to_dtype(dtype, "eye")
+    k = _clamp_diagonal(k, n_rows, m)
     rows, cols = _row_col(n_rows, m, dev)
     diag = g.alu(Op.CMPEQ, g.alu(Op.SUB, cols, rows),
                  broadcast_node(g.const(k, np.int64, dev), (n_rows, m)), dtype=np.bool_)
     return Array._new(g.cast(diag, d.np))
 
 
+def _clamp_diagonal(k: Any, n: int, m: int) -> int:
+    """k limited to [-n, m]: a diagonal outside an n x m matrix selects the same (nothing,
+    or everything) as the nearest one outside it, and the clamped k fits a kernel's int64."""
+    return builtins.max(-n, builtins.min(operator_index(k), m))
+
+
 def _triangle(name: str, x: Array, k: int, lower: builtins.bool) -> Array:
     if x.ndim < 2:
         raise ValueError(f"{name}: needs at least 2 dimensions, got shape {x.shape}")
     n, m = x.shape[-2:]
+    k = _clamp_diagonal(k, n, m)
     rows, cols = _row_col(n, m, x.device)
     diff = g.alu(Op.SUB, cols, rows)
     kk = broadcast_node(g.const(k, np.int64, x.device), (n, m))
