@@ -10,6 +10,11 @@ text, at the commit the suite pins) checked out inside it. The suite's code is n
 into this repository. The run uses ``xfails-<device>.txt`` beside this script: every entry
 there is preceded by a ``#`` line that says why it fails. At the end it prints, and writes to
 ``--out``, the pass/fail/xfail/skip counts and the wall time.
+
+Hypothesis's per-example deadline (800 ms in the suite) is turned off with the suite's own
+``--disable-deadline`` option: the first example that uses a new kernel structure pays a
+one-time C compile (0.1-0.3 s per structure, more on a loaded machine), so the deadline
+measured the compiler, not zyxarray. ``--deadline`` keeps it.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ def main() -> int:
     p.add_argument("--version", default="2025.12", help="ARRAY_API_TESTS_VERSION")
     p.add_argument("--out", type=Path, help="write the summary (JSON) here")
     p.add_argument("--no-xfails", action="store_true", help="ignore the xfails file")
+    p.add_argument("--deadline", action="store_true",
+                   help="keep Hypothesis's 800 ms per-example deadline (off by default: the "
+                        "first use of a kernel structure compiles C, a one-time cost)")
     p.add_argument("pytest_args", nargs="*", help="passed on to pytest (after --)")
     args = p.parse_args()
 
@@ -57,6 +65,8 @@ def main() -> int:
                f"--max-examples={args.max_examples}", "--json-report",
                f"--json-report-file={report}", "--json-report-omit", "collectors", "log",
                "streams", "keywords"]
+        if not args.deadline:
+            cmd.append("--disable-deadline")
         if xfails.exists() and not args.no_xfails:
             cmd.append(f"--xfails-file={xfails}")
         cmd += args.pytest_args

@@ -1,6 +1,6 @@
 """The Array object: attributes, the private constructor, and every observation (which
 realizes the pending graph): bool/int/float/complex/index, len, iter, repr, __array__,
-DLPack, tolist, item, to_device."""
+DLPack, tolist, item, to_device; NumPy's ndarray methods, with NumPy's parameters."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
-from tests.helpers import assert_close
+from tests.helpers import Input, assert_close, check_against_numpy
 
 
 def test_constructor_points_to_asarray() -> None:
@@ -186,3 +186,79 @@ def test_operators_with_unsupported_types(device: str) -> None:
         x + [1, 2]
     assert (x == "a") is False
     assert (x != None) is True  # noqa: E711 - Python falls back to identity comparison
+
+
+# -- NumPy's ndarray methods (NumPy leniency) ---------------------------------------------
+# Each call runs unchanged on a NumPy array and on a zyxarray array: NumPy's parameter names
+# and positional order.
+METHOD_CALLS = {
+    "sum": lambda v: v.sum(), "sum_axis_dtype": lambda v: v.sum(0, np.float64),
+    "sum_keepdims": lambda v: v.sum(axis=1, keepdims=True), "prod": lambda v: v.prod(1),
+    "mean": lambda v: v.mean(0), "mean_dtype": lambda v: v.mean(None, np.float32),
+    "std": lambda v: v.std(), "std_ddof": lambda v: v.std(1, ddof=1),
+    "var": lambda v: v.var(0, None, None, 1), "min": lambda v: v.min(0),
+    "max": lambda v: v.max(axis=(0, 1), keepdims=True), "argmin": lambda v: v.argmin(),
+    "argmax": lambda v: v.argmax(1), "argmax_keepdims": lambda v: v.argmax(0, keepdims=True),
+    "any": lambda v: v.any(0), "all": lambda v: v.all(), "cumsum": lambda v: v.cumsum(),
+    "cumsum_axis": lambda v: v.cumsum(1, np.int64), "reshape": lambda v: v.reshape(4, 3),
+    "reshape_tuple": lambda v: v.reshape((2, -1)), "reshape_np_int": lambda v: v.reshape(
+        np.int64(12)), "ravel": lambda v: v.ravel(), "flatten": lambda v: v.T.flatten(),
+    "astype": lambda v: v.astype(np.int8), "astype_name": lambda v: v.astype("complex64"),
+    "copy": lambda v: v.copy(), "transpose": lambda v: v.transpose(),
+    "transpose_axes": lambda v: v.transpose(1, 0), "transpose_tuple": lambda v: v.transpose(
+        (1, 0)), "squeeze": lambda v: v[None].squeeze(), "squeeze_axis": lambda v: v[:, None]
+    .squeeze(1), "clip": lambda v: v.clip(1, 5), "clip_min": lambda v: v.clip(min=2),
+    "round": lambda v: (v / 7).round(2), "round_neg": lambda v: (v * 13).round(-1),
+    "dot": lambda v: v.dot(v.T), "argsort": lambda v: v.argsort(0), "take": lambda v: v.take(
+        [0, 5, -1]), "take_axis": lambda v: v.take([1, 0], 1), "repeat": lambda v: v.repeat(2),
+    "repeat_axis": lambda v: v.repeat([1, 0, 2], 0), "real": lambda v: v.real,
+    "imag": lambda v: v.imag, "conj": lambda v: v.conj(), "conjugate": lambda v: v.conjugate(),
+}
+
+
+@pytest.mark.parametrize("call", sorted(METHOD_CALLS))
+def test_ndarray_methods(device: str, call: str) -> None:
+    fn = METHOD_CALLS[call]
+    dtype = "complex64" if call in ("real", "imag", "conj", "conjugate") else \
+        "float64" if call.startswith(("round", "mean", "std", "var")) else "int16"
+    base = (np.array([[3, -1, 4, 1], [5, -9, 2, 6], [5, 3, -5, 8]]) +
+            (1j if dtype == "complex64" else 0) * np.arange(12).reshape(3, 4)).astype(dtype)
+    a = Input(base, [("index", (slice(None, None, -1),))])
+    check_against_numpy(device, fn, fn, [a], rtol=1e-12, atol=1e-12)
+
+
+def test_in_place_methods_and_attributes(device: str) -> None:
+    """sort and fill change the array in place (returning None); nonzero, item, tolist,
+    nbytes and itemsize as NumPy's."""
+    base = np.array([[3, 1, 2], [9, 7, 8]], np.int32)
+    for axis in (-1, 0):
+        a, x = base.copy(), xp.asarray(base, device=device)
+        assert a.sort(axis) is None and x.sort(axis) is None
+        assert_close(x, a)
+    a, x = base.copy(), xp.asarray(base, device=device)
+    assert a.fill(4) is None and x.fill(4) is None
+    assert_close(x, a)
+    x = xp.asarray(base, device=device)
+    for got, want in zip((x - 1).nonzero(), (base - 1).nonzero()):
+        assert_close(got, want)
+    assert x.item(4) == base.item(4) and x.item((1, 2)) == base.item((1, 2))
+    assert xp.asarray([2.5], device=device).item() == 2.5
+    assert x.tolist() == base.tolist() and isinstance(x.tolist()[0][0], int)
+    for dtype in ("bool", "int16", "float64", "complex64"):
+        y = xp.zeros((3, 5), dtype=getattr(xp, dtype), device=device)
+        want = np.zeros((3, 5), dtype)
+        assert (y.nbytes, y.itemsize) == (want.nbytes, want.itemsize)
+
+
+def test_method_errors(device: str) -> None:
+    x = xp.asarray(np.ones((2, 3)), device=device)
+    with pytest.raises(TypeError, match="out"):
+        x.sum(out=xp.zeros(3))
+    with pytest.raises((ValueError, IndexError)):
+        x.sum(2)
+    with pytest.raises(ValueError):
+        x.reshape(4, 2)
+    with pytest.raises(ValueError):
+        x.squeeze(1)
+    with pytest.raises((ValueError, IndexError)):
+        x.transpose(0, 2)

@@ -1,5 +1,6 @@
 """Creation functions against NumPy 2: asarray (lists, scalars, NumPy arrays, buffers),
-zeros/ones/full/empty and their *_like forms, arange, linspace, eye, tril, triu."""
+zeros/ones/full/empty and their *_like forms, arange, linspace, eye, tril, triu, meshgrid;
+NumPy's dtype spellings, NumPy scalars and NumPy's positional arguments."""
 
 from __future__ import annotations
 
@@ -269,6 +270,17 @@ def test_tril_triu(device: str, name: str, data: st.DataObject) -> None:
                         lambda x: getattr(np, name)(x, k=k), [a], kind="exact")
 
 
+def test_diagonals_beyond_int64(device: str) -> None:
+    """k outside the int64 range (the standard's test draws them) selects no diagonal, or
+    every element for tril/triu; NumPy's eye agrees, its tril/triu overflow."""
+    a = np.arange(12.0).reshape(3, 4)
+    for k, near in ((2**63, 4), (-(2**63) - 1, -3), (2**70, 4)):
+        for n, m in ((0, None), (3, 4), (4, 2)):
+            assert_close(xp.eye(n, m, k=k, device=device), np.eye(n, m, k=k))
+        assert_close(xp.tril(xp.asarray(a, device=device), k=k), np.tril(a, k=near))
+        assert_close(xp.triu(xp.asarray(a, device=device), k=k), np.triu(a, k=near))
+
+
 def test_tril_needs_a_matrix(device: str) -> None:
     with pytest.raises(ValueError, match="tril"):
         xp.tril(xp.asarray([1, 2], device=device))
@@ -290,3 +302,100 @@ def test_creation_takes_a_device(device: str) -> None:
               xp.linspace(0, 1, 3, device=device), xp.eye(2, device=device)):
         assert x.device.name == device
         assert_close(Input(np.asarray(x), []).on(device), np.asarray(x))
+
+
+# -- meshgrid -----------------------------------------------------------------------------
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid(device: str, indexing: str) -> None:
+    vectors = (np.array([1, 2, 3], np.int16), np.array([4, 5], np.int16),
+               np.array([6, 7, 8, 9], np.int16))
+    for n in (0, 1, 2, 3):
+        expected = np.meshgrid(*vectors[:n], indexing=indexing)
+        for dev, got in on_devices(device, lambda d, n=n: xp.meshgrid(
+                *[xp.asarray(v, device=d) for v in vectors[:n]], indexing=indexing)):
+            assert isinstance(got, tuple) and len(got) == n
+            for g_, e in zip(got, expected):
+                assert g_.device.name == dev
+                assert_close(g_, e, what=dev)
+                assert_close(g_ * 2, e * 2, what=f"{dev}, through a kernel")
+    # an empty vector gives empty grids
+    got = xp.meshgrid(xp.asarray([1.0, 2.0], device=device),
+                      xp.asarray(np.zeros(0), device=device), indexing=indexing)
+    assert [g_.shape for g_ in got] == [e.shape for e in np.meshgrid([1.0, 2.0], [],
+                                                                     indexing=indexing)]
+
+
+def test_meshgrid_errors(device: str) -> None:
+    v = xp.asarray([1.0, 2.0], device=device)
+    with pytest.raises(ValueError, match="indexing"):
+        xp.meshgrid(v, v, indexing="yx")
+    with pytest.raises(ValueError):                      # the standard: 1-D arrays
+        xp.meshgrid(v, xp.reshape(v, (1, 2)))
+    with pytest.raises(ValueError):                      # the standard: one dtype
+        xp.meshgrid(v, xp.asarray([1, 2], device=device))
+
+
+# -- NumPy leniency: dtype spellings, NumPy scalars, positional arguments --------------------
+@pytest.mark.parametrize("spelling", [np.float32, np.dtype("float32"), "float32", "f4",
+                                      xp.float32])
+def test_numpy_dtype_spellings(device: str, spelling: Any) -> None:
+    """NumPy's dtype objects, scalar types and names all work as dtype=."""
+    for x in (xp.zeros(2, dtype=spelling, device=device),
+              xp.full((1, 2), 3, dtype=spelling, device=device),
+              xp.asarray([1, 2], dtype=spelling, device=device),
+              xp.arange(3, dtype=spelling, device=device),
+              xp.linspace(0, 1, 3, dtype=spelling, device=device),
+              xp.eye(2, dtype=spelling, device=device),
+              xp.ones_like(xp.asarray([1], device=device), dtype=spelling),
+              xp.astype(xp.asarray([1, 2], device=device), spelling)):
+        assert x.dtype == xp.float32 and np.asarray(x).dtype == np.float32
+
+
+def test_python_types_as_dtypes(device: str) -> None:
+    """bool, int, float and complex mean NumPy's defaults for them."""
+    for t, want in ((bool, xp.bool), (int, xp.int64), (float, xp.float64),
+                    (complex, xp.complex128)):
+        assert xp.zeros(2, dtype=t, device=device).dtype == want
+        assert xp.asarray([1], dtype=t, device=device).dtype == want
+    for name in ("bool", "int8", "uint16", "int64", "complex64"):
+        assert xp.zeros(1, dtype=np.dtype(name), device=device).dtype == getattr(xp, name)
+
+
+def test_numpy_scalars_in_creation(device: str) -> None:
+    """A NumPy scalar keeps its dtype (as in NumPy); NumPy integers count as sizes."""
+    for value in (np.float32(1.5), np.int8(-3), np.uint16(7), np.bool_(True),
+                  np.complex64(1 - 2j), np.float64(0.25)):
+        assert_close(xp.full(2, value, device=device), np.full(2, value))
+        assert_close(xp.asarray(value, device=device), np.asarray(value))
+        assert_close(xp.asarray([value, value], device=device), np.asarray([value, value]))
+    assert xp.zeros(np.int64(3), device=device).shape == (3,)
+    assert xp.ones((np.int32(2), np.uint8(1)), device=device).shape == (2, 1)
+    assert_close(xp.arange(np.int16(5), device=device), np.arange(5))
+    assert_close(xp.arange(np.float32(0.5), 3, device=device), np.arange(np.float32(0.5), 3))
+    assert_close(xp.linspace(np.float64(0), np.int8(2), np.int64(5), device=device),
+                 np.linspace(0, 2, 5))
+    assert_close(xp.eye(np.int64(3), k=np.int64(1), device=device), np.eye(3, k=1))
+
+
+def test_creation_numpy_positional_arguments(device: str) -> None:
+    """NumPy's order: zeros/ones/empty(shape, dtype), full(shape, value, dtype),
+    asarray(obj, dtype), arange(start, stop, step, dtype), eye(n, m, k, dtype),
+    *_like(x, dtype), full_like(x, value, dtype), linspace(start, stop, num, endpoint),
+    tril/triu(x, k)."""
+    dev = {"device": device}
+    assert_close(xp.zeros((2,), xp.int8, **dev), np.zeros((2,), np.int8))
+    assert_close(xp.ones(3, "uint16", **dev), np.ones(3, "uint16"))
+    assert xp.empty((1, 2), np.float32, **dev).dtype == xp.float32
+    assert_close(xp.full((2,), 7, np.int16, **dev), np.full((2,), 7, np.int16))
+    assert_close(xp.asarray([1, 2], xp.float32, **dev), np.asarray([1, 2], np.float32))
+    assert_close(xp.arange(1, 8, 3, xp.float64, **dev), np.arange(1, 8, 3, np.float64))
+    assert_close(xp.eye(3, 4, 1, xp.int32, **dev), np.eye(3, 4, 1, np.int32))
+    x = xp.asarray([[1, 2], [3, 4]], **dev)
+    a = np.array([[1, 2], [3, 4]])
+    for name in ("zeros_like", "ones_like"):
+        assert_close(getattr(xp, name)(x, xp.float32), getattr(np, name)(a, np.float32))
+    assert xp.empty_like(x, xp.uint8).dtype == xp.uint8
+    assert_close(xp.full_like(x, 5, xp.int8), np.full_like(a, 5, np.int8))
+    assert_close(xp.linspace(0, 1, 4, False, **dev), np.linspace(0, 1, 4, False))
+    assert_close(xp.tril(x, -1), np.tril(a, -1))
+    assert_close(xp.triu(x, 1), np.triu(a, 1))

@@ -1,10 +1,12 @@
 """View functions (reshape, permute_dims, expand_dims, squeeze, broadcast_to, flip, slicing,
 .T/.mT) against NumPy 2: random chains of them, read both directly (a host view) and through
-a kernel (index arithmetic in generated code)."""
+a kernel (index arithmetic in generated code). Then the functions that join, split and
+rearrange: concat, stack, unstack, moveaxis, repeat, tile, roll, broadcast_arrays."""
 
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import zyxarray as xp
-from tests.helpers import assert_close, on_devices
+from tests.helpers import Input, assert_close, check_against_numpy, on_devices
 
 CHAIN_DTYPES = ("int16", "float32", "complex128", "bool", "uint64")
 
@@ -202,3 +204,161 @@ def test_manipulation_errors(device: str) -> None:
         xp.flip(x, axis=2)
     with pytest.raises(ValueError, match="broadcast_arrays"):
         xp.broadcast_arrays(x, xp.asarray(np.zeros(4), device=device))
+
+
+# -- concat, stack, unstack, moveaxis, repeat, tile, roll -----------------------------------
+def _tuple_against_numpy(device: str, xp_fn: Any, np_fn: Any, *arrays: np.ndarray) -> None:
+    """A function returning a tuple of arrays, on the device and the reference."""
+    expected = np_fn(*arrays)
+    for dev, got in on_devices(device, lambda d: xp_fn(*[xp.asarray(a, device=d)
+                                                         for a in arrays])):
+        assert isinstance(got, tuple) and len(got) == len(expected), dev
+        for g_, e in zip(got, expected):
+            assert g_.device.name == dev
+            assert_close(g_, e, what=dev)
+
+
+def test_concat(device: str) -> None:
+    a = Input(np.arange(6, dtype=np.int16).reshape(2, 3), [])
+    b = Input(np.arange(6, dtype=np.int16).reshape(3, 2)[::-1], [("permute", (1, 0))])
+    c = Input(np.ones((2, 1), np.float32), [])
+    check_against_numpy(device, lambda x, y: xp.concat([x, y], axis=1),
+                        lambda x, y: np.concat([x, y], axis=1), [a, b])
+    # promotion (int16 with float32 -> float32), negative axis, a tuple of arrays
+    check_against_numpy(device, lambda x, y, z: xp.concat((x, z, y), axis=-1),
+                        lambda x, y, z: np.concat((x, z, y), axis=-1), [a, b, c])
+    # axis=None flattens; empty inputs take no part; one array is a copy
+    e = Input(np.zeros((0, 3), np.int16), [])
+    check_against_numpy(device, lambda x, y: xp.concat([x, y], axis=None),
+                        lambda x, y: np.concat([x, y], axis=None), [a, b])
+    check_against_numpy(device, lambda x, y: xp.concat([y, x, y], axis=0),
+                        lambda x, y: np.concat([y, x, y], axis=0), [a, e])
+    check_against_numpy(device, lambda x: xp.concat([x]), lambda x: np.concat([x]), [a])
+    check_against_numpy(device, lambda y: xp.concat([y, y]), lambda y: np.concat([y, y]), [e])
+    # positional axis, as NumPy
+    x = a.on(device)
+    assert_close(xp.concat([x, x], 1), np.concat([a.np, a.np], 1))
+
+
+def test_stack_unstack(device: str) -> None:
+    a = Input(np.arange(6.0).reshape(2, 3), [])
+    b = Input(np.arange(6.0).reshape(3, 2), [("permute", (1, 0))])
+    for axis in (0, 1, -1):
+        check_against_numpy(device, lambda x, y, axis=axis: xp.stack([x, y, x], axis=axis),
+                            lambda x, y, axis=axis: np.stack([x, y, x], axis=axis), [a, b])
+    check_against_numpy(device, lambda x, y: xp.stack((x, y), 1),
+                        lambda x, y: np.stack((x, y), 1), [a, b])
+    c = np.arange(24, dtype=np.int8).reshape(2, 3, 4)
+    for axis in (0, 1, -1):
+        _tuple_against_numpy(device, partial(xp.unstack, axis=axis),
+                             lambda v, axis=axis: tuple(np.moveaxis(v, axis, 0)), c)
+    _tuple_against_numpy(device, xp.unstack, tuple, np.zeros((0, 2)))
+
+
+def test_moveaxis(device: str) -> None:
+    a = Input(np.arange(24).reshape(2, 3, 4), [])
+    for src, dst in ((0, -1), (-1, 0), ((0, 1), (2, 0)), ([2, 0], [0, 1]), ((), ())):
+        check_against_numpy(device, lambda x, s=src, d=dst: xp.moveaxis(x, s, d),
+                            lambda x, s=src, d=dst: np.moveaxis(x, s, d), [a])
+
+
+def test_repeat(device: str) -> None:
+    a = Input(np.array([[1, 2, 3], [4, 5, 6]], np.uint8), [("index", (slice(None, None, -1),))])
+    for repeats, axis in ((2, None), (3, 0), (0, 1), (1, -1)):
+        check_against_numpy(device, lambda x, r=repeats, ax=axis: xp.repeat(x, r, axis=ax),
+                            lambda x, r=repeats, ax=axis: np.repeat(x, r, axis=ax), [a])
+    # one count per element: an array, a list, a 0-d array; positional axis
+    counts = np.array([2, 0, 1])
+    check_against_numpy(device, lambda x: xp.repeat(x, xp.asarray(counts, device=x.device), 1),
+                        lambda x: np.repeat(x, counts, 1), [a])
+    check_against_numpy(device, lambda x: xp.repeat(x, [1, 3], axis=0),
+                        lambda x: np.repeat(x, [1, 3], axis=0), [a])
+    check_against_numpy(device, lambda x: xp.repeat(x, xp.asarray(2, device=x.device)),
+                        lambda x: np.repeat(x, 2), [a])
+    x = a.on(device)
+    with pytest.raises(ValueError):
+        xp.repeat(x, -1)
+    with pytest.raises(ValueError):
+        xp.repeat(x, [1, 2], axis=1)                    # NumPy: ValueError too
+    with pytest.raises(ValueError):
+        xp.repeat(x, [1, -1], axis=0)
+    with pytest.raises((ValueError, IndexError)):
+        xp.repeat(x, 2, axis=2)
+
+
+def test_tile(device: str) -> None:
+    a = Input(np.arange(6, dtype=np.float32).reshape(2, 3), [("permute", (1, 0))])
+    for reps in ((2,), (1, 1), (2, 3), (3, 1, 2), (0, 2)):
+        check_against_numpy(device, lambda x, r=reps: xp.tile(x, r),
+                            lambda x, r=reps: np.tile(x, r), [a])
+    with pytest.raises(ValueError):
+        xp.tile(a.on(device), (-1, 2))
+
+
+def test_roll(device: str) -> None:
+    a = Input(np.arange(12, dtype=np.int32).reshape(3, 4), [])
+    cases = ((5, None), (-1, 0), ((1, -2), (0, 1)), (2, (0, 1)), ((1, 2), (1, 1)), (14, 1))
+    for shift, axis in cases:
+        check_against_numpy(device, lambda x, s=shift, ax=axis: xp.roll(x, s, axis=ax),
+                            lambda x, s=shift, ax=axis: np.roll(x, s, axis=ax), [a])
+    # NumPy integers as shift and axis; positional axis; a tuple of shifts flattened
+    check_against_numpy(device, lambda x: xp.roll(x, np.int64(3), np.int8(1)),
+                        lambda x: np.roll(x, 3, 1), [a])
+    check_against_numpy(device, lambda x: xp.roll(x, (1, 2)), lambda x: np.roll(x, (1, 2)),
+                        [a])
+    check_against_numpy(device, lambda x: xp.roll(x, 3), lambda x: np.roll(x, 3),
+                        [Input(np.zeros((0, 2)), [])])
+    x = a.on(device)
+    with pytest.raises((ValueError, IndexError)):
+        xp.roll(x, 1, axis=2)
+    with pytest.raises(ValueError):
+        xp.roll(x, (1, 2, 3), axis=(0, 1))             # NumPy: ValueError too
+    with pytest.raises(TypeError):
+        xp.roll(x, 1.5)
+
+
+def test_broadcast_arrays_more(device: str) -> None:
+    """Several arrays, a 0-d one, an empty dimension, one array; a tuple every time."""
+    _tuple_against_numpy(device, xp.broadcast_arrays, np.broadcast_arrays,
+                         np.arange(3.0), np.array(7, np.int8), np.ones((2, 1), bool))
+    _tuple_against_numpy(device, xp.broadcast_arrays, np.broadcast_arrays,
+                         np.ones((0, 1)), np.arange(4))
+    _tuple_against_numpy(device, xp.broadcast_arrays, np.broadcast_arrays, np.arange(2))
+    assert xp.broadcast_arrays() == ()
+
+
+def test_join_errors(device: str) -> None:
+    x = xp.asarray(np.zeros((2, 3)), device=device)
+    y = xp.asarray(np.zeros((2, 4)), device=device)
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([x, y], axis=0)
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([x, xp.asarray(np.zeros(3), device=device)])
+    with pytest.raises(ValueError):
+        xp.concat([])
+    with pytest.raises(ValueError):
+        xp.concat([xp.asarray(1.0, device=device)])   # NumPy: ValueError (0-d) too
+    with pytest.raises((ValueError, IndexError)):
+        xp.concat([x, x], axis=2)
+    with pytest.raises(TypeError):
+        xp.concat([x, np.zeros((2, 3))])
+    with pytest.raises(TypeError, match="concat"):
+        xp.concat([xp.asarray([1], dtype=xp.uint64, device=device),
+                   xp.asarray([1], dtype=xp.int8, device=device)])
+    with pytest.raises(ValueError, match="stack"):
+        xp.stack([x, y])
+    with pytest.raises((ValueError, IndexError)):
+        xp.stack([x, x], axis=3)
+    with pytest.raises(ValueError):
+        xp.unstack(xp.asarray(1.0, device=device))
+    with pytest.raises((ValueError, IndexError)):
+        xp.unstack(x, axis=2)
+    with pytest.raises((ValueError, IndexError)):
+        xp.moveaxis(x, 0, 2)
+    with pytest.raises(ValueError):
+        xp.moveaxis(x, (0, 1), (0,))
+    with pytest.raises(ValueError):
+        xp.moveaxis(x, (0, 0), (0, 1))
+    other = "reference" if device != "reference" else "cpu"
+    with pytest.raises(ValueError, match="device"):
+        xp.concat([x, xp.asarray(np.zeros((2, 3)), device=other)])

@@ -1,4 +1,5 @@
-"""Reductions (sum, prod, max, min, mean, var, std) against NumPy 2, on every device.
+"""Reductions (sum, prod, max, min, mean, var, std) and scans (cumulative_sum,
+cumulative_prod) against NumPy 2, on every device.
 
 Any set of axes (None, an int, a tuple, negative axes), keepdims, all dtypes, empty
 reductions, and non-contiguous inputs. Tolerances grow with the number of elements reduced:
@@ -189,3 +190,69 @@ def test_invalid_axis(device: str) -> None:
         with pytest.raises(ValueError):
             fn(x, axis=(0, -2))        # repeated axis
     assert_close(xp.sum(x, axis=()), np.sum(np.ones((2, 3)), axis=()))
+
+
+# -- cumulative_sum, cumulative_prod ------------------------------------------------------
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float32", "complex128"])
+def test_cumulative(device: str, name: str, dtype: str) -> None:
+    """Accumulator dtypes as sum/prod (int8 -> int64, uint16 -> uint64, bool -> int64),
+    include_initial (a leading 0 or 1), any axis, views."""
+    base = np.array([[1, 2, 0, 3], [2, 2, 1, 1], [3, 1, 2, 0]]).astype(dtype)
+    if dtype == "float32":
+        base[1, 2] = np.nan
+    fn, np_fn = getattr(xp, name), getattr(np, name)
+    a = Input(base, [])
+    for axis, initial in ((1, False), (0, True), (-1, True)):
+        check_against_numpy(device, partial(fn, axis=axis, include_initial=initial),
+                            partial(np_fn, axis=axis, include_initial=initial), [a])
+    view = Input(base, [("permute", (1, 0)), ("index", (slice(None, None, -1),))])
+    check_against_numpy(device, partial(fn, axis=0), partial(np_fn, axis=0), [view])
+    vec = Input(base[0], [])
+    check_against_numpy(device, fn, np_fn, [vec])        # axis may be omitted for 1-D
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_dtype_and_shapes(device: str, name: str) -> None:
+    fn, np_fn = getattr(xp, name), getattr(np, name)
+    small = Input(np.array([100, 100, 100, -3], np.int8), [])
+    for dtype in ("int8", "float32", "uint32"):
+        check_against_numpy(device, partial(fn, dtype=getattr(xp, dtype)),
+                            partial(np_fn, dtype=dtype), [small])
+    check_against_numpy(device, partial(fn, dtype=np.float64), partial(np_fn, dtype=np.float64),
+                        [small])
+    for shape, axis in (((0,), 0), ((2, 0), 1), ((0, 3), 0), ((2, 3, 2), 1)):
+        e = Input(np.ones(shape, np.float64), [])
+        for initial in (False, True):
+            check_against_numpy(device, partial(fn, axis=axis, include_initial=initial),
+                                partial(np_fn, axis=axis, include_initial=initial), [e])
+    # a pending input fuses in front of the scan, and the result feeds a kernel
+    check_against_numpy(device, lambda x: fn(x * 2, axis=0) + 1,
+                        lambda x: np_fn(x * 2, axis=0) + 1, [Input(np.arange(6.0), [])])
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_errors(device: str, name: str) -> None:
+    fn = getattr(xp, name)
+    x = xp.asarray(np.ones((2, 3)), device=device)
+    with pytest.raises(ValueError, match="axis"):          # required beyond 1-D
+        fn(x)
+    with pytest.raises((ValueError, IndexError)):
+        fn(x, axis=2)
+    with pytest.raises((ValueError, IndexError)):
+        fn(x, axis=-3)
+    with pytest.raises(TypeError):
+        fn(x, axis=0, dtype="not a dtype")
+
+
+def test_reductions_take_numpy_positional_arguments(device: str) -> None:
+    """NumPy's order: sum(x, axis, dtype), mean/var/std/max/min(x, axis)."""
+    a = np.arange(1, 13, dtype=np.int16).reshape(3, 4)
+    x = xp.asarray(a, device=device)
+    assert_close(xp.sum(x, 0), np.sum(a, 0))
+    assert_close(xp.sum(x, 1, xp.int16), np.sum(a, 1, np.int16))
+    assert_close(xp.prod(x, 0, np.float64), np.prod(a, 0, np.float64))
+    for name in ("mean", "var", "std"):
+        assert_close(getattr(xp, name)(x, 1), getattr(np, name)(a, 1), rtol=1e-12)
+    for name in ("max", "min"):
+        assert_close(getattr(xp, name)(x, 1), getattr(np, name)(a, 1))

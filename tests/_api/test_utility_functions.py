@@ -1,5 +1,6 @@
 """any and all against NumPy 2: every dtype (non-zero is true; complex: either part), any
-axes, keepdims, empty reductions (any -> False, all -> True)."""
+axes, keepdims, empty reductions (any -> False, all -> True); diff (n, axis, prepend and
+append)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import zyxarray as xp
-from tests.helpers import DTYPES, Input, axes_for, check_against_numpy, elements, inputs
+from tests.helpers import (
+    DTYPES,
+    Input,
+    assert_close,
+    axes_for,
+    check_against_numpy,
+    elements,
+    inputs,
+)
 
 
 @pytest.mark.parametrize("name", ["any", "all"])
@@ -43,3 +52,48 @@ def test_nan_is_true(device: str) -> None:
     x = Input(np.array([np.nan, 0.0, -0.0]), [])
     check_against_numpy(device, xp.any, np.any, [x])
     check_against_numpy(device, lambda v: xp.all(v[:1]), lambda v: np.all(v[:1]), [x])
+
+
+# -- diff ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "float64", "complex64"])
+def test_diff(device: str, dtype: str) -> None:
+    """n-th differences along any axis; bool differences are xor; unsigned wrap around."""
+    base = np.array([[1, 0, 3, 3, 7], [0, 0, 1, 5, 2], [9, 4, 1, 0, 0]]).astype(dtype)
+    if dtype == "float64":
+        base[1, 1] = np.nan
+    a = Input(base, [])
+    for n, axis in ((1, -1), (2, 0), (0, 1), (7, 0)):
+        check_against_numpy(device, partial(xp.diff, n=n, axis=axis),
+                            partial(np.diff, n=n, axis=axis), [a])
+    view = Input(base, [("permute", (1, 0)), ("index", (slice(None, None, -2),))])
+    check_against_numpy(device, partial(xp.diff, axis=0), partial(np.diff, axis=0), [view])
+
+
+def test_diff_prepend_append(device: str) -> None:
+    a = Input(np.arange(12, dtype=np.float32).reshape(3, 4) ** 2, [])
+    pre = Input(np.array([[-1.0], [-2.0], [-3.0]], np.float32), [])
+    app = Input(np.ones((3, 2), np.float32), [])
+    check_against_numpy(device, lambda x, p, q: xp.diff(x, prepend=p, append=q),
+                        lambda x, p, q: np.diff(x, prepend=p, append=q), [a, pre, app])
+    check_against_numpy(device, lambda x, p: xp.diff(x, axis=0, n=2, append=p),
+                        lambda x, p: np.diff(x, axis=0, n=2, append=p),
+                        [a, Input(np.zeros((1, 4), np.float32), [])])
+    # Python and NumPy scalars are one slice along the axis (NumPy leniency)
+    for value in (0, 2.5, np.float32(2.5)):
+        check_against_numpy(device, lambda x, v=value: xp.diff(x, axis=0, prepend=v, append=v),
+                            lambda x, v=value: np.diff(x, axis=0, prepend=v, append=v), [a])
+    # NumPy's positional order: diff(x, n, axis)
+    x, e = a.on(device), a.np
+    assert_close(xp.diff(x, 2, 0), np.diff(e, 2, 0))
+
+
+def test_diff_errors(device: str) -> None:
+    x = xp.asarray(np.ones((2, 3)), device=device)
+    with pytest.raises((ValueError, IndexError)):           # NumPy: AxisError
+        xp.diff(x, axis=2)
+    with pytest.raises(ValueError, match="n"):
+        xp.diff(x, n=-1)
+    with pytest.raises(ValueError):                          # NumPy 2: ValueError too
+        xp.diff(xp.asarray(1.0, device=device))
+    with pytest.raises(ValueError):                          # shapes differ off the axis
+        xp.diff(x, prepend=xp.ones((3, 1), device=device))

@@ -316,58 +316,84 @@ class Array:
         return bitwise_invert(self)
 
     # -- NumPy's ndarray methods (NumPy leniency: existing code calls them) -----------------
-    def sum(self, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Array:
+    # Note: they take NumPy's parameters in NumPy's order, so NumPy's own functions work on
+    # zyxarray arrays (np.sum(x) calls x.sum(axis=None, dtype=None, out=None)). ``out`` must
+    # be None: arrays are values here, never written through an output argument.
+    def sum(self, axis: Any = None, dtype: Any = None, out: None = None,
+            keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import sum as f
+        _no_out("sum", out)
         return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
-    def prod(self, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False
-             ) -> Array:
+    def prod(self, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import prod as f
+        _no_out("prod", out)
         return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
-    def mean(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+    def mean(self, axis: Any = None, dtype: Any = None, out: None = None,
+             keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import mean as f
-        return f(self, axis=axis, keepdims=keepdims)
+        _no_out("mean", out)
+        return f(self._as(dtype), axis=axis, keepdims=keepdims)
 
-    def var(self, axis: Any = None, ddof: float = 0, keepdims: builtins.bool = False) -> Array:
+    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import var as f
-        return f(self, axis=axis, correction=ddof, keepdims=keepdims)
+        _no_out("var", out)
+        return f(self._as(dtype), axis=axis, correction=ddof, keepdims=keepdims)
 
-    def std(self, axis: Any = None, ddof: float = 0, keepdims: builtins.bool = False) -> Array:
+    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import std as f
-        return f(self, axis=axis, correction=ddof, keepdims=keepdims)
+        _no_out("std", out)
+        return f(self._as(dtype), axis=axis, correction=ddof, keepdims=keepdims)
 
-    def max(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+    def max(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import max as f
+        _no_out("max", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def min(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+    def min(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
         from ._statistical_functions import min as f
+        _no_out("min", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def argmax(self, axis: int | None = None, keepdims: builtins.bool = False) -> Array:
+    def argmax(self, axis: int | None = None, out: None = None, *,
+               keepdims: builtins.bool = False) -> Array:
         from ._searching_functions import argmax as f
+        _no_out("argmax", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def argmin(self, axis: int | None = None, keepdims: builtins.bool = False) -> Array:
+    def argmin(self, axis: int | None = None, out: None = None, *,
+               keepdims: builtins.bool = False) -> Array:
         from ._searching_functions import argmin as f
+        _no_out("argmin", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def any(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+    def any(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
         from ._utility_functions import any as f
+        _no_out("any", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def all(self, axis: Any = None, keepdims: builtins.bool = False) -> Array:
+    def all(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
         from ._utility_functions import all as f
+        _no_out("all", out)
         return f(self, axis=axis, keepdims=keepdims)
 
-    def cumsum(self, axis: int | None = None, dtype: Any = None) -> Array:
+    def _as(self, dtype: Any) -> Array:
+        """This array in ``dtype`` (itself if None): NumPy's ``dtype=`` of mean, var, std."""
+        from ._data_type_functions import astype
+        return self if dtype is None else astype(self, dtype)
+
+    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
         from ._numpy_compat import cumsum
+        _no_out("cumsum", out)
         return cumsum(self, axis=axis, dtype=dtype)
 
     def reshape(self, *shape: Any) -> Array:
         from ._manipulation_functions import reshape
-        if len(shape) == 1 and not isinstance(shape[0], int):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         return reshape(self, shape)
 
@@ -387,9 +413,9 @@ class Array:
 
     def transpose(self, *axes: Any) -> Array:
         from ._manipulation_functions import permute_dims
-        if not axes:
+        if not axes or axes == (None,):
             return self.T
-        if len(axes) == 1 and not isinstance(axes[0], int):
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
             axes = tuple(axes[0])
         return permute_dims(self, axes)
 
@@ -401,13 +427,10 @@ class Array:
         from ._elementwise_functions import clip
         return clip(self, min, max)
 
-    def round(self, decimals: int = 0) -> Array:
-        from ._elementwise_functions import divide, multiply
+    def round(self, decimals: int = 0, out: None = None) -> Array:
         from ._elementwise_functions import round as rnd
-        if decimals == 0:
-            return rnd(self)
-        scale = 10.0 ** decimals
-        return divide(rnd(multiply(self, scale)), scale)
+        _no_out("round", out)
+        return rnd(self, decimals)
 
     def dot(self, other: Any) -> Array:
         from ._numpy_compat import dot
@@ -480,6 +503,12 @@ def _cupy_view(node: g.Node, copy: builtins.bool | None) -> Any:
     if st is None:
         return dev.as_cupy(base.buffer, base.dtype, node.shape)
     return dev.as_cupy(base.buffer, base.dtype, node.shape, st[0].strides, st[0].offset)
+
+
+def _no_out(name: str, out: Any) -> None:
+    if out is not None:
+        raise TypeError(f"Array.{name}: out= is not supported (zyxarray arrays are values; "
+                        "assign the result instead)")
 
 
 def _shared_host_view(node: g.Node) -> np.ndarray | None:

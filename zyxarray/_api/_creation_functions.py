@@ -49,7 +49,10 @@ def _check_dtype_device(name: str, dtype: dt.DType, device: Device) -> None:
         raise TypeError(f"{name}: device {device.name} does not support {dtype.name}")
 
 
-def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
+# Note: the parameters that NumPy takes positionally (dtype, k, endpoint) are
+# positional-or-keyword here too; the standard makes them keyword-only, and its signature
+# tests allow this.
+def asarray(obj: Any, /, dtype: Any = None, *, device: Any = None,
             copy: builtins.bool | None = None) -> Array:
     """Convert lists, scalars, NumPy arrays, buffers and arrays to an array."""
     want = None if dtype is None else dt.to_dtype(dtype, "asarray")
@@ -98,13 +101,14 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None,
     return Array._new(g.from_host(host, dev))
 
 
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``."""
     dev = _device(device)
     shape = _shape("full", shape)
-    if isinstance(fill_value, Array):
-        fill_value = fill_value.item()
-    if isinstance(fill_value, np.generic):
+    if dtype is None and isinstance(fill_value, (Array, np.generic)):
+        # a NumPy scalar or an array keeps its dtype, as in NumPy
+        dtype = dt.to_dtype(fill_value.dtype, "full")
+    if isinstance(fill_value, (Array, np.generic)):
         fill_value = fill_value.item()
     if dtype is None:
         d = dt.scalar_default(fill_value)
@@ -123,19 +127,19 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
     return Array._new(broadcast_node(node, shape))
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of zeros."""
     return full(shape, 0.0 if dtype is None else 0, dtype=dtype or
                 default_float(_device(device)), device=device)
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array of ones."""
     return full(shape, 1.0 if dtype is None else 1, dtype=dtype or
                 default_float(_device(device)), device=device)
 
 
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Array:
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
     """An array whose values are unspecified (zyxarray gives zeros: they cost no memory)."""
     return zeros(shape, dtype=dtype, device=device)
 
@@ -144,26 +148,26 @@ def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Any]:
     return (x.dtype if dtype is None else dtype), (x.device if device is None else device)
 
 
-def zeros_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+def zeros_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
     d, dev = _like(x, dtype, device)
     return full(x.shape, 0, dtype=d, device=dev)
 
 
-def ones_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+def ones_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
     d, dev = _like(x, dtype, device)
     return full(x.shape, 1, dtype=d, device=dev)
 
 
-def empty_like(x: Array, /, *, dtype: Any = None, device: Any = None) -> Array:
+def empty_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
     return zeros_like(x, dtype=dtype, device=device)
 
 
-def full_like(x: Array, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Array:
+def full_like(x: Array, /, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
     d, dev = _like(x, dtype, device)
     return full(x.shape, fill_value, dtype=d, device=dev)
 
 
-def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
+def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
            device: Any = None) -> Array:
     """Evenly spaced values in [start, stop) with ``step``."""
     if stop is None:
@@ -175,7 +179,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         raise ValueError("arange: step must not be zero")
     dev = _device(device)
     if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, stop, step))
+        is_float = any(isinstance(v, (float, np.floating)) for v in (start, stop, step))
         d = default_float(dev) if is_float else dt.int64
     else:
         d = dt.to_dtype(dtype, "arange")
@@ -196,8 +200,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, f), s), b), d.np))
 
 
-def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
-             endpoint: builtins.bool = True) -> Array:
+def linspace(start: Any, stop: Any, /, num: int, endpoint: builtins.bool = True, *,
+             dtype: Any = None, device: Any = None) -> Array:
     """``num`` evenly spaced values from start to stop (stop included if ``endpoint``)."""
     dev = _device(device)
     if num < 0:
@@ -229,22 +233,30 @@ def _row_col(n: int, m: int, device: Device) -> tuple[g.Node, g.Node]:
     return rows, cols
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
+def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, *,
         device: Any = None) -> Array:
     """A matrix with ones on the k-th diagonal."""
     dev = _device(device)
     m = n_rows if n_cols is None else n_cols
     d = default_float(dev) if dtype is None else dt.to_dtype(dtype, "eye")
+    k = _clamp_diagonal(k, n_rows, m)
     rows, cols = _row_col(n_rows, m, dev)
     diag = g.alu(Op.CMPEQ, g.alu(Op.SUB, cols, rows),
                  broadcast_node(g.const(k, np.int64, dev), (n_rows, m)), dtype=np.bool_)
     return Array._new(g.cast(diag, d.np))
 
 
+def _clamp_diagonal(k: Any, n: int, m: int) -> int:
+    """k limited to [-n, m]: a diagonal outside an n x m matrix selects the same (nothing,
+    or everything) as the nearest one outside it, and the clamped k fits a kernel's int64."""
+    return builtins.max(-n, builtins.min(operator_index(k), m))
+
+
 def _triangle(name: str, x: Array, k: int, lower: builtins.bool) -> Array:
     if x.ndim < 2:
         raise ValueError(f"{name}: needs at least 2 dimensions, got shape {x.shape}")
     n, m = x.shape[-2:]
+    k = _clamp_diagonal(k, n, m)
     rows, cols = _row_col(n, m, x.device)
     diff = g.alu(Op.SUB, cols, rows)
     kk = broadcast_node(g.const(k, np.int64, x.device), (n, m))
@@ -255,12 +267,12 @@ def _triangle(name: str, x: Array, k: int, lower: builtins.bool) -> Array:
     return Array._new(g.alu(Op.WHERE, keep, x._node, zero))
 
 
-def tril(x: Array, /, *, k: int = 0) -> Array:
+def tril(x: Array, /, k: int = 0) -> Array:
     """The lower triangle (on and below the k-th diagonal) of the last two axes."""
     return _triangle("tril", x, k, True)
 
 
-def triu(x: Array, /, *, k: int = 0) -> Array:
+def triu(x: Array, /, k: int = 0) -> Array:
     """The upper triangle (on and above the k-th diagonal) of the last two axes."""
     return _triangle("triu", x, k, False)
 

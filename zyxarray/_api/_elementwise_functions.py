@@ -496,9 +496,25 @@ def trunc(x: Any, /) -> Array:
     return _rounding("trunc", x, Op.TRUNC)
 
 
-def round(x: Any, /) -> Array:
-    """Elementwise rounding to the nearest integer, halves to even."""
-    return _rounding("round", x, Op.ROUND)
+def round(x: Any, /, decimals: int = 0) -> Array:
+    """Elementwise rounding to the nearest integer (or to ``decimals`` places, as NumPy),
+    halves to even."""
+    # Note: ``decimals`` is NumPy's; the standard's round has no such parameter. Like NumPy,
+    # x is scaled by 10**decimals, rounded and scaled back, and integers are rounded to
+    # tens, hundreds, ... through the default float dtype.
+    import operator
+    decimals = operator.index(decimals)
+    out = _rounding("round", x, Op.ROUND)
+    if decimals == 0 or (decimals > 0 and x.dtype not in dt.FLOATING):
+        return out
+    if x.dtype is dt.bool:
+        raise TypeError("round: decimals other than 0 are not supported for bool")
+    if decimals > 0:
+        scale = 10.0 ** decimals
+        return divide(_rounding("round", multiply(x, scale), Op.ROUND), scale)
+    scale = 10.0 ** -decimals
+    out = multiply(_rounding("round", divide(x, scale), Op.ROUND), scale)
+    return out if x.dtype in dt.FLOATING else _wrap(g.cast(out._node, x.dtype.np))
 
 
 def maximum(x1: Any, x2: Any, /) -> Array:

@@ -25,7 +25,9 @@ def _indices(name: str, indices: Any, x: Array) -> Array:
     return indices
 
 
-def take(x: Array, indices: Any, /, *, axis: int | None = None) -> Array:
+# Note: the parameters that NumPy takes positionally (axis) are positional-or-keyword
+# here too; the standard makes them keyword-only, and its signature tests allow this.
+def take(x: Array, indices: Any, /, axis: int | None = None) -> Array:
     """Elements of ``x`` at ``indices`` (1-D) along ``axis``; negative indices count back."""
     idx = _indices("take", indices, x)
     if idx.ndim != 1:
@@ -43,7 +45,7 @@ def take(x: Array, indices: Any, /, *, axis: int | None = None) -> Array:
     return Array._new(node)
 
 
-def take_along_axis(x: Array, indices: Any, /, *, axis: int = -1) -> Array:
+def take_along_axis(x: Array, indices: Any, /, axis: int = -1) -> Array:
     """Elements of ``x`` at ``indices`` (same rank as x) along ``axis``."""
     idx = _indices("take_along_axis", indices, x)
     if idx.ndim != x.ndim:

@@ -502,7 +502,8 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return concat(pieces, axis=ax)
 
 
-def tensordot(x1: Array, x2: Array, /, *,
+# Note: axes may be positional, as in NumPy.
+def tensordot(x1: Array, x2: Array, /,
               axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
     """The contraction of ``x1`` and ``x2`` over ``axes`` (the last N axes of x1 with the
     first N of x2, or two explicit sequences): a permute, a reshape and one matmul."""

@@ -49,7 +49,7 @@ def normalize_axes(name: str, axis: Any, ndim: int) -> tuple[int, ...]:
 
 def reshape(x: Array, /, shape: Any, *, copy: bool | None = None) -> Array:
     """The same elements in a new shape (one dimension may be -1)."""
-    if isinstance(shape, int):
+    if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     shape = tuple(int(s) for s in shape)
     unknown = [i for i, s in enumerate(shape) if s == -1]
@@ -121,7 +121,9 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     return tuple(Array._new(broadcast_node(a._node, shape)) for a in arrays)
 
 
-def flip(x: Array, /, *, axis: Any = None) -> Array:
+# Note: the parameters that NumPy takes positionally (axis) are positional-or-keyword
+# here too; the standard makes them keyword-only, and its signature tests allow this.
+def flip(x: Array, /, axis: Any = None) -> Array:
     """The elements in reverse order along ``axis`` (all axes if None)."""
     axes = normalize_axes("flip", axis, x.ndim)
     spec = tuple((s - 1, -1, s) if i in axes and s > 0 else (0, 1, s)
@@ -134,7 +136,7 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return broadcast_shapes_of("broadcast_shapes", *(tuple(s) for s in shapes))
 
 
-def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     """The arrays joined along ``axis`` (flattened first if None).
 
     One kernel: each input is a masked view padded to the result's shape along ``axis``, and
@@ -188,7 +190,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
     return Array._new(out)
 
 
-def stack(arrays: Any, /, *, axis: int = 0) -> Array:
+def stack(arrays: Any, /, axis: int = 0) -> Array:
     """The arrays (all of one shape) joined along a new axis."""
     arrays = list(arrays)
     if not arrays:
@@ -239,7 +241,7 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     return Array._new(g.reshape(node, tuple(r * s for r, s in zip(reps, shape))))
 
 
-def repeat(x: Array, repeats: Any, /, *, axis: int | None = None) -> Array:
+def repeat(x: Array, repeats: Any, /, axis: int | None = None) -> Array:
     """Each element repeated ``repeats`` times (an int, or one count per element)."""
     if axis is None:
         x = reshape(x, (-1,))
@@ -269,17 +271,31 @@ def repeat(x: Array, repeats: Any, /, *, axis: int | None = None) -> Array:
     return take(x, index, axis=ax)
 
 
-def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+def _int_list(name: str, what: str, v: Any) -> list[int]:
+    import operator
+    items = v if isinstance(v, (tuple, list)) else (v,)
+    try:
+        return [operator.index(i) for i in items]
+    except TypeError:
+        raise TypeError(f"{name}: {what} must be an integer or a tuple of integers, got "
+                        f"{v!r}") from None
+
+
+def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     """Elements shifted along ``axis`` (flattened if None), wrapping around."""
+    shifts = _int_list("roll", "shift", shift)
     if axis is None:
-        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
-    shifts = [shift] if isinstance(shift, int) else list(shift)
-    axes = [axis] if isinstance(axis, int) else list(axis)
+        # Note: as in NumPy, several shifts of the flattened array add up.
+        flat = roll(reshape(x, (-1,)), sum(shifts), axis=0)
+        return reshape(flat, x.shape)
+    axes = _int_list("roll", "axis", axis)
+    # one shift for several axes, or several shifts of one axis, broadcast (as in NumPy)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    elif len(axes) == 1:
+        axes = axes * len(shifts)
     if len(shifts) != len(axes):
-        if len(shifts) == 1:
-            shifts = shifts * len(axes)
-        else:
-            raise ValueError("roll: shift and axis must have the same length")
+        raise ValueError(f"roll: {len(shifts)} shifts for {len(axes)} axes")
     out = x
     for s, a in zip(shifts, axes):
         ax = normalize_axis("roll", a, x.ndim)

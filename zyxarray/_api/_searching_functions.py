@@ -47,17 +47,20 @@ def _index_reduction(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
     return Array._new(node)
 
 
-def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+# Note: the parameters that NumPy takes positionally (axis; side and sorter) are
+# positional-or-keyword here too; the standard makes them keyword-only, and its
+# signature tests allow this.
+def argmax(x: Array, /, axis: int | None = None, *, keepdims: bool = False) -> Array:
     """Index of the first largest element (along ``axis``, or of the flattened array)."""
     return _index_reduction("argmax", x, axis, keepdims)
 
 
-def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+def argmin(x: Array, /, axis: int | None = None, *, keepdims: bool = False) -> Array:
     """Index of the first smallest element (along ``axis``, or of the flattened array)."""
     return _index_reduction("argmin", x, axis, keepdims)
 
 
-def count_nonzero(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+def count_nonzero(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """How many elements over ``axis`` are non-zero (a fused reduction, int64)."""
     from ._statistical_functions import reduce_node
     nonzero_ = g.cast(g.alu(Op.CMPNE, x._node, broadcast_node(
@@ -76,7 +79,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
                  for i in np.nonzero(host))
 
 
-def searchsorted(x1: Array, x2: Any, /, *, side: str = "left",
+def searchsorted(x1: Array, x2: Any, /, side: str = "left",
                  sorter: Array | None = None) -> Array:
     """Where the values of x2 would go in the sorted 1-D x1 to keep it sorted."""
     from . import _dtypes as dt

@@ -43,7 +43,10 @@ def _accumulator(x: Array, dtype: Any, name: str) -> dt.DType:
     return d
 
 
-def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,
+# Note: the parameters that NumPy takes positionally (axis, and dtype for sum and prod) are
+# positional-or-keyword here too; the standard makes them keyword-only, and its
+# signature tests allow this.
+def sum(x: Array, /, axis: Any = None, dtype: Any = None, *,
         keepdims: bool = False) -> Array:
     """Sum of the elements over ``axis`` (all axes if None)."""
     d = x.dtype
@@ -53,7 +56,7 @@ def sum(x: Array, /, *, axis: Any = None, dtype: Any = None,
     return Array._new(node)
 
 
-def prod(x: Array, /, *, axis: Any = None, dtype: Any = None,
+def prod(x: Array, /, axis: Any = None, dtype: Any = None, *,
          keepdims: bool = False) -> Array:
     """Product of the elements over ``axis``."""
     check("prod", x.dtype, "numeric" if x.dtype is not dt.bool else "bool")
@@ -72,12 +75,12 @@ def _extremum(name: str, x: Array, op: Op, axis: Any, keepdims: bool) -> Array:
     return Array._new(node)
 
 
-def max(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+def max(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """Largest element over ``axis`` (NaN if any is NaN)."""
     return _extremum("max", x, Op.MAX, axis, keepdims)
 
 
-def min(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+def min(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """Smallest element over ``axis`` (NaN if any is NaN)."""
     return _extremum("min", x, Op.MIN, axis, keepdims)
 
@@ -93,7 +96,7 @@ def _count(x: Array, axes: tuple[int, ...]) -> int:
     return math.prod(x.shape[a] for a in axes)
 
 
-def mean(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+def mean(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """Arithmetic mean over ``axis`` (NaN for an empty reduction)."""
     src = _float_input("mean", x)
     total, axes = reduce_node("mean", x, Op.ADD, axis, keepdims, src)
@@ -101,7 +104,7 @@ def mean(x: Array, /, *, axis: Any = None, keepdims: bool = False) -> Array:
     return Array._new(g.alu(Op.DIV, total, broadcast_node(n, total.shape)))
 
 
-def var(x: Array, /, *, axis: Any = None, correction: float = 0.0,
+def var(x: Array, /, axis: Any = None, *, correction: float = 0.0,
         keepdims: bool = False) -> Array:
     """Variance over ``axis``, dividing by ``N - correction``.
 
@@ -151,7 +154,7 @@ def var(x: Array, /, *, axis: Any = None, correction: float = 0.0,
     return Array._new(out)
 
 
-def std(x: Array, /, *, axis: Any = None, correction: float = 0.0,
+def std(x: Array, /, axis: Any = None, *, correction: float = 0.0,
         keepdims: bool = False) -> Array:
     """Standard deviation over ``axis`` (the square root of ``var``)."""
     v = var(x, axis=axis, correction=correction, keepdims=keepdims)

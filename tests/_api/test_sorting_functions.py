@@ -1,0 +1,132 @@
+"""sort and argsort against NumPy 2 (``kind="stable"``), on every device: every dtype, any
+axis, descending order (still stable), NaN and signed-zero placement, non-contiguous inputs,
+NumPy's ``axis=None`` (flattened) and the errors for bad calls."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from tests.helpers import DTYPES, Input, check_against_numpy
+
+
+def _np_argsort(a: np.ndarray, axis: int = -1, descending: bool = False) -> np.ndarray:
+    """The standard's stable argsort. Descending: sort the reversed axis ascending, reverse
+    the order and map the indices back, so equal elements keep their original order."""
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    n = a.shape[axis]
+    rev = np.argsort(np.flip(a, axis), axis=axis, kind="stable")
+    return (n - 1 - np.flip(rev, axis)).astype(np.int64)
+
+
+def _np_sort(a: np.ndarray, axis: int = -1, descending: bool = False) -> np.ndarray:
+    return np.take_along_axis(a, _np_argsort(a, axis, descending), axis=axis)
+
+
+def _values(dtype: str) -> np.ndarray:
+    """A 3x5 array of ``dtype`` with repeated values (stability shows) and, for floats,
+    NaN, infinities and both zeros."""
+    if dtype == "bool":
+        return np.array([[True, False, True, False, False]] * 3) ^ np.eye(3, 5, dtype=bool)
+    d = np.dtype(dtype)
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        row = [info.max, 3, info.min, 3, 0]
+        return np.array([row, row[::-1], [1, 1, 2, 2, 1]], dtype=d)
+    real = [[np.nan, -0.0, 0.0, 2.5, -np.inf], [1.0, np.inf, 1.0, np.nan, -1.0],
+            [0.0, -0.0, -0.0, 0.0, 7.0]]
+    if d.kind == "f":
+        return np.array(real, dtype=d)
+    # complex: lexicographic order on (real, imag), as NumPy
+    return (np.array(real) + 1j * np.array([[1, 2, -1, 0, 0], [2, 0, 1, 0, 1],
+                                            [0, 0, 0, 0, 0]])).astype(d)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sort_argsort_all_dtypes(device: str, dtype: str) -> None:
+    a = Input(_values(dtype), [])
+    for axis in (-1, 0):
+        for descending in (False, True):
+            if descending and dtype.startswith("complex"):
+                continue     # NaN-containing complex values: see test_sort_complex_nan
+            check_against_numpy(device, partial(xp.argsort, axis=axis, descending=descending),
+                                partial(_np_argsort, axis=axis, descending=descending), [a])
+            check_against_numpy(device, partial(xp.sort, axis=axis, descending=descending),
+                                partial(_np_sort, axis=axis, descending=descending), [a],
+                                kind="exact")
+
+
+def test_nan_and_signed_zero_placement(device: str) -> None:
+    """NaNs go last ascending and first descending; -0.0 and 0.0 are equal, so they keep
+    their order in both directions (the sign is kept: these are the input's elements)."""
+    a = np.array([0.0, np.nan, -0.0, 1.0, -np.inf, np.nan, 0.0])
+    x = xp.asarray(a, device=device)
+    up = np.asarray(xp.sort(x))
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x)), [4, 0, 2, 6, 3, 1, 5])
+    assert np.isnan(up[-2:]).all() and list(np.signbit(up[1:4])) == [False, True, False]
+    down = np.asarray(xp.sort(x, descending=True))
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x, descending=True)),
+                                  [1, 5, 3, 0, 2, 6, 4])
+    assert np.isnan(down[:2]).all() and list(np.signbit(down[3:6])) == [False, True, False]
+
+
+def test_sort_complex_nan(device: str) -> None:
+    """NumPy orders complex values with NaN parts after all others; so do we."""
+    a = Input(np.array([complex(np.nan, 0), 1 + 1j, complex(0, np.nan), 1 - 1j, -2 + 0j]), [])
+    check_against_numpy(device, xp.argsort, partial(np.argsort, kind="stable"), [a])
+    check_against_numpy(device, xp.sort, partial(np.sort, kind="stable"), [a], kind="exact")
+
+
+def test_sort_views_and_pending_inputs(device: str) -> None:
+    """A transposed, stepped view and an unrealized result sort like their values."""
+    base = np.arange(60, dtype=np.int32).reshape(6, 10) * 7919 % 23
+    views = Input(base, [("permute", (1, 0)), ("index", (slice(None, None, -2), slice(1, 5)))])
+    for axis in (0, 1):
+        check_against_numpy(device, partial(xp.sort, axis=axis),
+                            partial(np.sort, axis=axis, kind="stable"), [views])
+        check_against_numpy(device, partial(xp.argsort, axis=axis, descending=True),
+                            partial(_np_argsort, axis=axis, descending=True), [views])
+    pending = Input(base, [])
+    check_against_numpy(device, lambda x: xp.sort(x * 2 - 1) + 1,
+                        lambda x: np.sort(x * 2 - 1, kind="stable") + 1, [pending])
+
+
+def test_sort_shapes(device: str) -> None:
+    """Empty axes, length-1 axes and 3-D arrays; NumPy's axis=None flattens."""
+    for shape, axis in (((0,), -1), ((3, 0), 0), ((1, 4), 0), ((2, 3, 4), 1)):
+        a = Input(np.arange(int(np.prod(shape)), dtype=np.float32)[::-1].reshape(shape), [])
+        check_against_numpy(device, partial(xp.sort, axis=axis),
+                            partial(np.sort, axis=axis, kind="stable"), [a])
+        check_against_numpy(device, partial(xp.argsort, axis=axis),
+                            partial(np.argsort, axis=axis, kind="stable"), [a])
+    a = Input(np.array([[3, 1], [2, 0]], np.int16), [])
+    check_against_numpy(device, partial(xp.sort, axis=None), partial(np.sort, axis=None), [a])
+    check_against_numpy(device, partial(xp.argsort, axis=None),
+                        partial(np.argsort, axis=None, kind="stable"), [a])
+
+
+def test_sort_positional_axis(device: str) -> None:
+    a = np.array([[3, 1, 2], [0, 5, 4]])
+    x = xp.asarray(a, device=device)
+    np.testing.assert_array_equal(np.asarray(xp.sort(x, 0)), np.sort(a, 0))
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x, 0)), np.argsort(a, 0))
+
+
+@pytest.mark.parametrize("fn", [xp.sort, xp.argsort])
+def test_sort_errors(device: str, fn: Any) -> None:
+    x = xp.asarray(np.zeros((2, 3)), device=device)
+    with pytest.raises((ValueError, IndexError)):       # NumPy: AxisError (both)
+        fn(x, axis=2)
+    with pytest.raises((ValueError, IndexError)):
+        fn(x, axis=-3)
+    with pytest.raises(TypeError):
+        fn(x, axis=1.0)
+    with pytest.raises(ValueError):                      # the standard: no 0-d sort
+        fn(xp.asarray(1.0, device=device))
+    with pytest.raises(TypeError):
+        fn(np.zeros(3))
