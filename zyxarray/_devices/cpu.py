@@ -82,20 +82,6 @@ def _read_only(arr: np.ndarray) -> np.ndarray:
     return view
 
 
-class _PooledBuffer(Buffer):
-    """A block of the cpu pool that goes back to the pool when collected, through
-    ``__del__``: the base class's ``weakref.finalize`` costs more than the launch of a small
-    kernel (about 4 us per buffer), and every realization allocates one."""
-
-    __slots__ = ()
-
-    def __init__(self, device: CPUDevice, nbytes: int, handle: Any) -> None:
-        super().__init__(device, nbytes, handle, pooled=False)
-
-    def __del__(self) -> None:
-        self.device.pool.release(self.nbytes, self.handle)
-
-
 class CPUDevice(Device):
     """The host CPU through generated C. ``cc`` is the compiler found at discovery."""
 
@@ -123,7 +109,7 @@ class CPUDevice(Device):
 
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> Buffer:
-        return _PooledBuffer(self, nbytes, self.pool.allocate(nbytes))
+        return Buffer(self, nbytes, self.pool.allocate(nbytes))
 
     def _raw_alloc(self, nbytes: int) -> tuple[np.ndarray, Any, np.ndarray]:
         try:

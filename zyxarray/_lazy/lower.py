@@ -100,9 +100,9 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
             parts = _parts_cache[sig] = _canonical_parts(plan, info)
         if plan.memo is not None:
             plan.memo[info.name] = parts
-    outer, red, sts, cats, strategy, lanes, key, prefix, suffix = parts
+    outer, red, sts, cats, strategy, lanes, key, prefix, suffix, const_kinds = parts
     c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
-    const_ints, c.floats = _const_arguments(plan)
+    const_ints, c.floats = _const_arguments(plan.consts, const_kinds)
     c.ints = prefix + const_ints + suffix
     return c
 
@@ -157,7 +157,9 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
     prefix, suffix = _shape_arguments(c)
-    return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix
+    const_kinds = tuple("U" if d == np.dtype(np.uint64) else d.kind
+                        for d in (e.arg[1] for e in plan.exprs if e.kind == "CONST"))
+    return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix, const_kinds
 
 
 def _mask_pattern(v: View) -> tuple | None:
@@ -267,13 +269,17 @@ def _shape_arguments(c: Canonical) -> tuple[list[int], list[int]]:
     return ints, suffix
 
 
-def _const_arguments(plan: KernelPlan) -> tuple[list[int], list[float]]:
+def _const_arguments(consts: list[Any], kinds: tuple[str, ...]) -> tuple[list[int], list[float]]:
+    """Constant values as int64/float64 kernel arguments. ``kinds`` is each constant's dtype
+    kind, "U" for uint64 (its values above 2**63 wrap to negative int64)."""
     ints: list[int] = []
     floats: list[float] = []
-    for value, dtype in zip(plan.consts, (e.arg[1] for e in plan.exprs if e.kind == "CONST")):
-        if dtype.kind in "biu":
-            ints.append(_const_ints(value, dtype))
-        elif dtype.kind == "f":
+    for value, kind in zip(consts, kinds):
+        if kind in "biu":
+            ints.append(int(value))
+        elif kind == "U":
+            ints.append(_const_ints(value, np.dtype(np.uint64)))
+        elif kind == "f":
             floats.append(float(value))
         else:
             z = complex(value)
