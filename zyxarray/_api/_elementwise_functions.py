@@ -325,6 +325,9 @@ def expm1(x: Any, /) -> Array:
         two = broadcast_node(g.const(2.0, part, x.device), x.shape)
         re = g.alu(Op.SUB, g.alu(Op.MUL, g.alu(Op.EXPM1, a), g.alu(Op.COS, b)),
                    g.alu(Op.MUL, two, g.alu(Op.MUL, half, half)))
+        # + 0.0 turns the -0 of expm1(-0 + 0j) into the +0 the standard asks for (and changes
+        # nothing else)
+        re = g.alu(Op.ADD, re, broadcast_node(g.const(0.0, part, x.device), x.shape))
         im = g.alu(Op.MUL, g.alu(Op.EXP, a), g.alu(Op.SIN, b))
         accurate = g.alu(Op.COMPLEX, re, im, dtype=x.dtype.np)
         # infinities and NaNs: C99's cexp(z) - 1 (from the real part) has the standard's
@@ -435,7 +438,23 @@ def cosh(x: Any, /) -> Array:
 
 def tanh(x: Any, /) -> Array:
     """Elementwise hyperbolic tangent."""
-    return _float_unary("tanh", x, Op.TANH)
+    x = _require_array("tanh", x)
+    if x.dtype not in dt.COMPLEX_FLOATING:
+        return _float_unary("tanh", x, Op.TANH)
+    # the standard's tanh(+-inf + bj) = +-1 + 0j for finite b (with the sign of b on the zero);
+    # C99 leaves the zero's sign unspecified and libm gives the sign of sin(2b)
+    part = np.empty(0, x.dtype.np).real.dtype
+    a = g.alu(Op.REAL, x._node, dtype=part)
+    b = g.alu(Op.IMAG, x._node, dtype=part)
+
+    def c(v: float) -> g.Node:
+        return broadcast_node(g.const(v, part, x.device), x.shape)
+
+    edge = g.alu(Op.COMPLEX, g.alu(Op.COPYSIGN, c(1.0), a), g.alu(Op.COPYSIGN, c(0.0), b),
+                 dtype=x.dtype.np)
+    at_inf = g.alu(Op.AND, g.alu(Op.ISINF, a, dtype=np.bool_),
+                   g.alu(Op.ISFINITE, b, dtype=np.bool_), dtype=np.bool_)
+    return _wrap(g.alu(Op.WHERE, at_inf, edge, g.alu(Op.TANH, x._node)))
 
 
 def asinh(x: Any, /) -> Array:

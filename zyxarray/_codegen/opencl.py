@@ -32,7 +32,8 @@ class OpenCLRenderer(CStyleRenderer):
                  int64="long", uint8="uchar", uint16="ushort", uint32="uint", uint64="ulong",
                  complex64="float2", complex128="double2")
     headers = ()
-    fn_prefix = "inline"
+    fn_prefix = "static inline"   # plain C99 inline leaves no definition when a build does
+    #                                not inline (NVIDIA with -cl-opt-disable: unresolved extern)
     bitmask_select = False
     vector_complex = True
     vector_make = "({vec})({0}, {1})"
