@@ -256,9 +256,13 @@ def _close_complex(g: np.ndarray, e: np.ndarray, rtol: float, atol: float, what:
     anywhere in a value matches NaN anywhere; an infinite value (a part infinite, none NaN)
     matches any infinite value: C99 Annex G has one complex infinity, and NumPy and C pick
     different directions for it, e.g. for (1+1j) / (-0+0j). With zero tolerances (exact
-    operations such as conj or real) infinite values must match part by part."""
-    g_nan = np.isnan(g.real) | np.isnan(g.imag)
-    e_nan = np.isnan(e.real) | np.isnan(e.imag)
+    operations such as conj or real) infinite values must match part by part. A value with an
+    infinite part is infinite even when its other part is NaN (Annex G again: NumPy's
+    1 / (0+1e-45j) in complex64 is nan-infj, a division by Smith's scaling gives 0-infj)."""
+    g_inf = np.isinf(g.real) | np.isinf(g.imag)
+    e_inf = np.isinf(e.real) | np.isinf(e.imag)
+    g_nan = (np.isnan(g.real) | np.isnan(g.imag)) & ~g_inf
+    e_nan = (np.isnan(e.real) | np.isnan(e.imag)) & ~e_inf
     finite = np.isfinite(e) & np.isfinite(g)
     bad = g_nan != e_nan
     if rtol == 0 and atol == 0:

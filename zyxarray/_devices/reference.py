@@ -234,7 +234,12 @@ class Interpreter:
             if op == "POW":
                 if a[0].dtype.kind in "iu":
                     return _int_pow(a[0], a[1]).astype(dtype, copy=False)
-                return np.power(a[0], a[1]).astype(dtype, copy=False)
+                out = np.power(a[0], a[1])
+                if a[0].dtype.kind == "f":
+                    # NumPy computes x ** 0.5 as sqrt(x), so (-inf) ** 0.5 is NaN; C99 Annex F
+                    # and the standard say +inf (the other devices' pow does)
+                    out = np.where(np.isneginf(a[0]) & (a[1] == 0.5), np.inf, out)
+                return out.astype(dtype, copy=False)
             if op in ("SHL", "SHR"):
                 return _shift(a[0], a[1], op == "SHL")
             if op == "COMPLEX":
