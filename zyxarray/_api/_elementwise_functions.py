@@ -40,6 +40,24 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _broadcast_two(name: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """``broadcast_shapes`` for two shapes, the common case, without the general loop."""
+    pa, pb = a, b
+    if len(pa) < len(pb):
+        pa = (1,) * (len(pb) - len(pa)) + pa
+    elif len(pb) < len(pa):
+        pb = (1,) * (len(pa) - len(pb)) + pb
+    out = []
+    for x, y in zip(pa, pb):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            return broadcast_shapes(name, a, b)    # raises the error with the given shapes
+    return tuple(out)
+
+
 def broadcast_node(node: g.Node, shape: tuple[int, ...]) -> g.Node:
     return g.broadcast(node, shape)
 
@@ -115,9 +133,13 @@ def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, D
     ta, tb = type(a), type(b)
     if ta is Array and tb is Array:
         na, nb = a._node, b._node
-        if na.dtype == nb.dtype and na.shape == nb.shape and na.device is nb.device:
-            return [na, nb], dt.from_np(na.dtype), na.device
-        return None
+        if na.dtype != nb.dtype or na.device is not nb.device:
+            return None
+        sa, sb = na.shape, nb.shape
+        if sa != sb:      # same dtype, broadcast shapes (x - max(x, axis=1, keepdims=True))
+            shape = _broadcast_two(name, sa, sb)
+            na, nb = g.broadcast(na, shape), g.broadcast(nb, shape)
+        return [na, nb], dt.from_np(na.dtype), na.device
     if ta is Array and tb in _PY_SCALARS:
         arr, scalar, first = a, b, True
     elif tb is Array and ta in _PY_SCALARS:

@@ -25,6 +25,8 @@ class AxisError(ValueError, IndexError):
 
 
 def normalize_axis(name: str, axis: int, ndim: int) -> int:
+    if type(axis) is int and -ndim <= axis < ndim:     # the common case, without a call
+        return axis % ndim
     import operator
     try:
         axis = operator.index(axis)
@@ -40,6 +42,8 @@ def normalize_axes(name: str, axis: Any, ndim: int) -> tuple[int, ...]:
     """None -> all axes; an int or a tuple -> sorted non-negative axes (no repeats)."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
     items = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = [normalize_axis(name, a, ndim) for a in items]
     if len(set(out)) != len(out):
