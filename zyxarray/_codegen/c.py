@@ -24,7 +24,6 @@ CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
 
 class CRenderer(CStyleRenderer):
     language = "c"
-    keyed_minmax = True
 
     def signature(self, kernel: Kernel) -> list[str]:
         return [f"void {KERNEL_NAME}(void** restrict bufs, const int64_t* restrict ip, "

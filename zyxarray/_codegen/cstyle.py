@@ -179,7 +179,6 @@ class CStyleRenderer:
     vector_make = "{vec}({0}, {1})"   # constructor of a two-component vector
     use_c_math = True             # our vectorizable exp/log/... (CPU); else the builtins
     checked_pow = False           # float pow through a helper with C99's (-inf)**b cases
-    keyed_minmax = False          # float max/min accumulators as integer keys (vectorizes)
     float_header = "#include <float.h>"   # where FLT_MAX and DBL_MAX come from
 
     def __init__(self) -> None:
@@ -547,24 +546,11 @@ class CStyleRenderer:
                 emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
             elif op is Op.STORE:
                 emit(f"{a[0]}[{a[1]}] = {a[2]};")
-            elif op is Op.ACC and self._keyed(x):
-                combine, lanes = x.arg
-                key = self._key_fn(combine, x.dtype)  # type: ignore[arg-type]
-                init = self.literal(_identity(combine, x.dtype), x.dtype)  # type: ignore
-                emit(f"{self._key_type(x.dtype)} {v}[{lanes}];")  # type: ignore[arg-type]
-                emit(f"for (int l = 0; l < {lanes}; l++) {v}[l] = {key}({init});")
             elif op is Op.ACC:
                 combine, lanes = x.arg
                 init = self.literal(_identity(combine, x.dtype), x.dtype)  # type: ignore
                 emit(f"{self.ctype(x.dtype)} {v}[{lanes}];")  # type: ignore[arg-type]
                 emit(f"for (int l = 0; l < {lanes}; l++) {v}[l] = {init};")
-            elif op is Op.ACC_UPDATE and self._keyed(ins[x.srcs[0]]):
-                acc = ins[x.srcs[0]]
-                kt = self._key_type(acc.dtype)  # type: ignore[arg-type]
-                cmp = ">" if acc.arg[0] == "MAX" else "<"
-                emit(f"{{ const {kt} c = {a[0]}[{a[1]}]; const {kt} k = "
-                     f"{self._key_fn(acc.arg[0], acc.dtype)}({a[2]}); "  # type: ignore[arg-type]
-                     f"{a[0]}[{a[1]}] = k {cmp} c ? k : c; }}")
             elif op is Op.ACC_UPDATE:
                 acc = ins[x.srcs[0]]
                 # read the lane once into a local: select chains on array elements (max/min)
@@ -572,18 +558,6 @@ class CStyleRenderer:
                 t = self.ctype(acc.dtype)  # type: ignore[arg-type]
                 emit(f"{{ const {t} c = {a[0]}[{a[1]}]; "
                      f"{a[0]}[{a[1]}] = {self._combine(acc, 'c', a[2])}; }}")
-            elif op in (Op.ACC_GET, Op.ACC_RESULT) and self._keyed(ins[x.srcs[0]]):
-                acc = ins[x.srcs[0]]
-                kt = self._key_type(acc.dtype)  # type: ignore[arg-type]
-                unkey = self._key_fn("UN", acc.dtype)  # type: ignore[arg-type]
-                if op is Op.ACC_GET:
-                    emit(f"const {self.ctype(x.dtype)} {v} = {unkey}({a[0]}[{a[1]}]);")  # type: ignore
-                else:
-                    cmp = ">" if acc.arg[0] == "MAX" else "<"
-                    emit(f"{kt} {v}_k = {a[0]}[0];")
-                    emit(f"for (int l = 1; l < {acc.arg[1]}; l++) "
-                         f"{v}_k = {a[0]}[l] {cmp} {v}_k ? {a[0]}[l] : {v}_k;")
-                    emit(f"const {self.ctype(x.dtype)} {v} = {unkey}({v}_k);")  # type: ignore
             elif op is Op.ACC_GET:
                 emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
             elif op is Op.ACC_RESULT:
@@ -602,43 +576,6 @@ class CStyleRenderer:
                 emit(f"const {self.ctype(x.dtype)} {v} = "  # type: ignore[arg-type]
                      f"{self.expr(x, a, dts)};")  # type: ignore[arg-type]
         return lines
-
-    # -- float max/min accumulators as ordered integer keys (C dialect) ---------------------
-    # A float's bits, with the magnitude bits flipped when the sign is set, order like the
-    # floats themselves, so max/min accumulate as integer max/min, which vectorizes (a
-    # NaN-propagating float select does not: gcc keeps it a branch). NaN maps to the largest
-    # key for max and the smallest for min, so it wins as NumPy's does; the map is its own
-    # inverse, and it turns the NaN keys back into NaNs.
-    def _keyed(self, acc: Instr) -> bool:
-        return self.keyed_minmax and acc.op is Op.ACC and acc.arg[0] in ("MAX", "MIN") and \
-            acc.dtype is not None and acc.dtype.kind == "f"
-
-    def _key_type(self, dtype: np.dtype) -> str:
-        return self.types["int32" if np.dtype(dtype) == np.float32 else "int64"]
-
-    def _key_fn(self, which: str, dtype: np.dtype) -> str:
-        """``which``: "MAX" or "MIN" (float -> key) or "UN" (key -> float)."""
-        d = np.dtype(dtype)
-        s = self.suffix(d)
-        name = f"zx_{which.lower()}key_{s}"
-        if name not in self._helpers:
-            f32 = d == np.float32
-            t, kt = self.ctype(d), self._key_type(d)
-            low = "0x7fffffff" if f32 else "0x7fffffffffffffffLL"
-            shift = 31 if f32 else 63
-            inf = "0x7f800000" if f32 else "0x7ff0000000000000LL"
-            nan_key = {"MAX": low, "MIN": f"(-{low} - 1)"}.get(which)
-            if nan_key is None:
-                body = (f"union {{ {t} f; {kt} i; }} u; u.i = k ^ ((k >> {shift}) & {low}); "
-                        f"return u.f;")
-                sig = f"{t} {name}({kt} k)"
-            else:
-                body = (f"union {{ {t} f; {kt} i; }} u = {{v}}; "
-                        f"{kt} k = u.i ^ ((u.i >> {shift}) & {low}); "
-                        f"return (u.i & {low}) > {inf} ? {nan_key} : k;")
-                sig = f"{kt} {name}({t} v)"
-            self._helpers[name] = f"{self.fn_prefix} {sig} {{ {body} }}"
-        return name
 
     def _combine(self, acc: Instr, cur: str, val: str) -> str:
         fake = Instr(Op(acc.arg[0]), acc.dtype, (0, 0))
