@@ -108,3 +108,22 @@ def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:
     reduces = [ins for ins in ir.instrs if ins.op.value == "GROUP_REDUCE"]
     assert [r.arg[0] for r in reduces] == ["MAX", "ADD"]
     assert all(r.arg[1:] == (256, 1) for r in reduces)
+
+
+def test_softmax_computes_exp_once(device: str) -> None:
+    """On loop-style devices the exp summed by the last reduction is kept in the output and
+    read back by the output loop (``_stash``), not computed twice."""
+    h = np.linspace(-3, 3, 7 * 50, dtype=np.float32).reshape(7, 50)
+    h[2, 3] = np.nan
+    h[4] = -np.inf
+    x = xp.asarray(h, device=device)
+    e = xp.exp(x - xp.max(x, axis=1, keepdims=True))
+    y = e / xp.sum(e, axis=1, keepdims=True)
+    (k,) = xp.explain(y).kernels
+    if k.strategy == "row":
+        ops = [ins.op.value for ins in k.ir.instrs]
+        last_reduction = max(i for i, op in enumerate(ops) if op == "ACC_RESULT")
+        assert "EXP" not in ops[last_reduction:], "the output loop recomputes exp"
+    with np.errstate(all="ignore"):
+        ee = np.exp(h - h.max(axis=1, keepdims=True))
+        assert_close(y, ee / ee.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)

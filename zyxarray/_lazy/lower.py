@@ -328,6 +328,8 @@ class _Lowerer:
         self.plan = c.plan
         self.reduce_values: dict[int, Any] = {}
         self.lane: int | None = None
+        self.stashing: int | None = None   # expr the running reduction also stores (row)
+        self.stashed: int | None = None    # expr read back from the output (row)
 
     def declare(self) -> None:
         b, c = self.b, self.c
@@ -432,6 +434,8 @@ class _Lowerer:
     def value(self, i: int, env: list[int]) -> int:
         e: Expr = self.plan.exprs[i]
         b = self.b
+        if i == self.stashed:        # computed once by the last reduction loop (``_stash``)
+            return b.load(self.out, self.index(len(self.st_params) - 1, env)[0])
         if e.kind == "LOAD":
             idx, valid = self.index(e.arg, env)
             if valid is None:
@@ -461,6 +465,15 @@ class _Lowerer:
             return []
         return [[i for i, lv in levels.items() if lv == n] for n in range(max(levels.values()) + 1)]
 
+    def _reduced_value(self, i: int, env: list[int]) -> int:
+        """The value reduction ``i`` combines at ``env`` (stored in the output too when it is
+        the stashed expression, see ``_stash``)."""
+        src = self.plan.exprs[i].srcs[0]
+        v = self.value(src, env)
+        if src == self.stashing:
+            self.b.store(self.out, self.index(len(self.st_params) - 1, env)[0], v)
+        return v
+
     def reduce_loops(self, group: list[int], accs: dict[int, int], env: list[int],
                      red_dims: list[int], start: int | None = None, end: int | None = None,
                      lane_split: bool = True) -> None:
@@ -485,14 +498,14 @@ class _Lowerer:
             ln = b.range(zero, L, "lane")
             env[k + j] = b.idx(Op.ADD, lo, b.idx(Op.ADD, b.idx(Op.MUL, rb, L), ln))
             for i in group:
-                b.acc_update(accs[i], ln, self.value(self.plan.exprs[i].srcs[0], env))
+                b.acc_update(accs[i], ln, self._reduced_value(i, env))
             b.end(ln)
             b.end(rb)
             lo = b.idx(Op.ADD, lo, b.idx(Op.MUL, nfull, L))
         rt = b.range(lo, hi, "reduce")
         env[k + j] = rt
         for i in group:
-            b.acc_update(accs[i], zero, self.value(self.plan.exprs[i].srcs[0], env))
+            b.acc_update(accs[i], zero, self._reduced_value(i, env))
         b.end(rt)
         for r in reversed(opened):
             b.end(r)
@@ -550,15 +563,46 @@ class _Lowerer:
         k, m = len(self.c.outer), len(self.c.red)
         g, outer_env = self._outer_loop()
         env = outer_env + [b.const(0)] * m
-        for group in self.stages():
+        stages = self.stages()
+        stash = self._stash(stages)
+        for n, group in enumerate(stages):
             accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, self.c.lanes)
                     for i in group}
+            self.stashing = stash if n == len(stages) - 1 else None
             self.reduce_loops(group, accs, list(env), list(range(m)))
+            self.stashing = None
             for i in group:
                 self.reduce_values[i] = b.emit(Op.ACC_RESULT, self.plan.exprs[i].dtype,
                                                (accs[i],))
+        self.stashed = stash
         self._finish_outputs(env, k, m)
+        self.stashed = None
         b.end(g)
+
+    def _stash(self, stages: list[list[int]]) -> int | None:
+        """The expression worth keeping in the output between the last reduction and the
+        output loop: softmax's exp(x - max) is summed, then divided by the sum; computing it
+        once, storing it where the output goes and reading it back there saves the second
+        exp. Only for a full output that owns every point of the domain once."""
+        plan = self.plan
+        if not plan.full or plan.into or not stages or len(stages[-1]) != 1:
+            return None
+        out_view = self.c.sts[-1][0]
+        if len(self.c.sts[-1]) > 1 or out_view.mask is not None or "0" in self.c.cats[-1]:
+            return None
+        src = plan.exprs[stages[-1][0]].srcs[0]
+        e = plan.exprs[src]
+        if e.kind in ("LOAD", "CONST", "IOTA") or e.dtype != plan.output.dtype:
+            return None
+        seen, todo = set(), [plan.root]
+        while todo:
+            i = todo.pop()
+            if i == src:
+                return src
+            if i not in seen and plan.exprs[i].kind != "REDUCE":
+                seen.add(i)
+                todo.extend(plan.exprs[i].srcs)
+        return None
 
     def _finish_outputs(self, env: list[int], k: int, m: int) -> None:
         b = self.b
