@@ -7,8 +7,9 @@ Every backend test takes the ``device`` fixture, which runs it once per availabl
 Hypothesis profiles (``--hypothesis-profile NAME``): ``zyxarray`` (the default, sized so the
 whole suite runs in a few minutes on two cores: every new kernel structure costs a C
 compile; derandomized, so CI draws the same examples on every run and a red run is
-reproducible) and ``thorough`` (300 random examples, to look for new failures). Tests parametrized over many
-functions use ``tests.helpers.scaled`` fractions of the profile's count.
+reproducible) and ``thorough`` (300 random examples, to look for new failures). Tests
+parametrized over many functions use ``tests.helpers.scaled`` fractions of the profile's
+count.
 """
 
 from __future__ import annotations
