@@ -15,23 +15,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+import run
+
 import zyxarray as xp
 
 
 def best(fn, repeat: int) -> float:
-    fn()
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    fn()         # one more warm-up than run.best's: the first call may compile
+    return run.best(fn, repeat)
 
 
 def cases(dev: str):

@@ -520,9 +520,7 @@ class _Lowerer:
             meta.update(local_size=self.c.lanes, fp64=self.c.info.float64,
                         groups_arg=self.b.instrs[groups].arg)
         if self.scratch:
-            meta.update(phase=self.phase, scratch=[self.plan.exprs[i].dtype.name
-                                                   for i in self.scratch],
-                        scratch_count_arg=self.b.instrs[self.strategy_args[0]].arg)
+            meta.update(phase=self.phase)
         return self.b.finish(**meta)
 
     def _store(self, env: list[int]) -> None:
@@ -848,6 +846,15 @@ class _Lowerer:
 def phases(c: Canonical) -> int:
     """How many kernels the plan takes (2 for ``g_split``, else 1)."""
     return 2 if c.strategy == "g_split" else 1
+
+
+def scratch(c: Canonical) -> list[tuple[np.dtype, int]]:
+    """The scratch buffers a two-kernel plan passes from its first kernel to its second,
+    after the output: (dtype, element count) per reduction, one partial result per group."""
+    if c.strategy != "g_split":
+        return []
+    groups = _strategy_args(c)[0]
+    return [(e.dtype, groups) for e in c.plan.exprs if e.kind == "REDUCE"]
 
 
 def lower(c: Canonical, name: str = "kernel", phase: int = 0) -> Kernel:

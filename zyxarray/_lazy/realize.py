@@ -26,7 +26,7 @@ from .._devices import library
 from .._devices.base import Device, Program
 from . import graph
 from .graph import Node
-from .lower import Canonical, canonicalize, lower, phases
+from .lower import Canonical, canonicalize, lower, phases, scratch
 from .schedule import KernelPlan, LibraryStep, schedule
 from .view import contiguous_strides
 
@@ -169,17 +169,6 @@ def _run_on_device(step: LibraryStep, impl: object) -> bool:
     return True
 
 
-_scratch_metas: dict[tuple, dict] = {}
-
-
-def _scratch_meta(c: Canonical) -> dict:
-    """The scratch layout of a two-kernel plan (from its first kernel's IR, memoized)."""
-    meta = _scratch_metas.get(c.key)
-    if meta is None:
-        meta = _scratch_metas[c.key] = lower(c, "scratch").meta
-    return meta
-
-
 def run_library(step: LibraryStep) -> None:
     """A library op: on the device's own memory where it has an implementation
     (``library.on_device``), on zero-copy host views on host devices, else through a logged
@@ -221,11 +210,9 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     buffers = [node.buffer for node, _ in plan.loads] + [buf]
     for phase in range(phases(c)):
         prog = _program(c, phase)
-        if phase == 0 and phases(c) > 1:
+        if phase == 0:
             # scratch memory for the partial results the first kernel leaves the second
-            meta = _scratch_meta(c)
-            count = c.ints[meta["scratch_count_arg"]]
-            buffers += [device.alloc(count * np.dtype(d).itemsize) for d in meta["scratch"]]
+            buffers += [device.alloc(n * d.itemsize) for d, n in scratch(c)]
         if _debug.enabled("launch"):
             _debug.log("launch", f"{device.name}: {prog.name} outer={c.outer} red={c.red} "
                                  f"ints={c.ints} floats={c.floats}")
