@@ -262,3 +262,39 @@ def test_method_errors(device: str) -> None:
         x.squeeze(1)
     with pytest.raises((ValueError, IndexError)):
         x.transpose(0, 2)
+
+
+_OPERATORS = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b,
+              "multiply": lambda a, b: a * b, "divide": lambda a, b: a / b}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "uint64", "float32",
+                                   "float64", "complex64"])
+@pytest.mark.parametrize("name", sorted(_OPERATORS))
+def test_operator_fast_path_matches_the_functions(device: str, dtype: str, name: str) -> None:
+    """The operators' one-step path (``_array_object._operator``) gives what the functions
+    give: the same dtype and values, and the same errors, for every kind of operand."""
+    h = (np.arange(1, 7) % 3 + 1).astype(dtype)
+    x = xp.asarray(h, device=device)
+    fn, op = getattr(xp, name), _OPERATORS[name]
+    for other in (2, -1, 300, 2**64, 0.5, -0.0, True, 1.5j,
+                  xp.asarray(h[::-1].copy(), device=device), xp.asarray(h[:1], device=device)):
+        for left, right in ((x, other), (other, x)):
+            try:
+                want = fn(left, right)
+            except (TypeError, OverflowError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    op(left, right)
+                continue
+            got = op(left, right)
+            assert got.dtype == want.dtype, (left, right)
+            assert_close(got, np.asarray(want), rtol=1e-6 if "32" in dtype or ("64" in dtype
+                         and "c" in dtype) else 0.0)
+
+
+def test_operator_fast_path_keeps_the_sign_of_zero(device: str) -> None:
+    x = xp.asarray(np.array([1.0, -2.0, 0.0]), device=device)
+    assert np.signbit(np.asarray(x * -0.0)).tolist() == [True, False, True]
+    assert np.signbit(np.asarray(x * 0.0)).tolist() == [False, True, False]
+    assert np.signbit(np.asarray(-0.0 - x * 0.0)).tolist() == [True, False, True]
+    assert np.isnan(np.asarray(x + float("nan"))).all()

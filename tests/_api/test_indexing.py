@@ -220,3 +220,23 @@ def test_setitem_does_not_write_through_shared_nodes(device: str) -> None:
         assert float(y[0]) == 99.0
         assert_close(x, base)
     assert_close(host, base)
+
+
+def test_one_integer_key(device: str) -> None:
+    """``x[i]`` (the commonest key, one VIEW through ``graph.index_first``) on pending,
+    realized and viewed arrays of several ranks."""
+    h = np.arange(24.0).reshape(2, 3, 4)
+    x = xp.asarray(h, device=device)
+    for i in (0, 1, -1, -2):
+        assert_close(x[i], h[i])
+        assert_close(x[i][-1], h[i][-1])
+        assert_close((x * 2)[i], h[i] * 2)
+        assert_close(x[:, 1][i], h[:, 1][i])
+        assert_close(x.T[i], h.T[i])
+    v = xp.asarray(np.arange(5, dtype=np.int16), device=device)
+    assert int(v[3]) == 3 and int(v[-5]) == 0 and v[2].shape == ()
+    for bad in (2, -3):
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[bad]
+    with pytest.raises(IndexError):
+        xp.asarray(1.0, device=device)[0]

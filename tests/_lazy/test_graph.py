@@ -72,3 +72,54 @@ def test_pending_depth_is_bounded(device: str) -> None:
     for _ in range(1200):
         x = x + 1
     np.testing.assert_array_equal(np.asarray(x), np.arange(3.0) + 1200)
+
+
+def test_equal_python_constants_share_one_node(device: str) -> None:
+    dev = registry.get(device)
+    f32 = np.dtype(np.float32)
+    assert g.const(0.5, f32, dev) is g.const(0.5, f32, dev)
+    assert g.const(0.5, f32, dev) is not g.const(0.5, np.float64, dev)
+    assert g.const(1, f32, dev) is not g.const(1.0, f32, dev), "int and float stay apart"
+    assert g.const(True, f32, dev) is not g.const(1, f32, dev)
+    assert g.const(0.0, f32, dev) is not g.const(-0.0, f32, dev), "equal keys, other values"
+    assert np.signbit(g.const(-0.0, f32, dev).arg)
+    nan = float("nan")
+    assert g.const(nan, f32, dev) is not g.const(nan, f32, dev)
+
+
+def test_shared_constants_are_one_kernel_argument(device: str) -> None:
+    x = xp.asarray(np.arange(5.0), device=device)
+    y = x
+    for _ in range(20):
+        y = y * 0.5 + 0.25
+    (kernel,) = xp.explain(y)
+    assert kernel.ir is not None and kernel.ir.n_floats == 2, "0.5 and 0.25, once each"
+    want = np.arange(5.0)
+    for _ in range(20):
+        want = want * 0.5 + 0.25
+    np.testing.assert_allclose(np.asarray(y), want, rtol=1e-15)
+
+
+def test_structure_keys(device: str) -> None:
+    """Elementwise nodes carry a key of their graph's structure: equal for the same ops on
+    the same pattern of leaves, different when sharing, dtypes, shapes or ops differ."""
+    dev = registry.get(device)
+    a, b = (g.from_host(np.arange(4.0) + k, dev) for k in range(2))
+    c = g.from_host(np.arange(4, dtype=np.float32), dev)
+    d = g.from_host(np.arange(5.0), dev)
+    assert a.key == b.key and a.key != c.key and a.key != d.key
+    assert g.alu(Op.MUL, a, b).key == g.alu(Op.MUL, b, a).key
+    assert g.alu(Op.MUL, a, a).key != g.alu(Op.MUL, a, b).key, "sharing is structure"
+    assert g.alu(Op.MUL, a, a).key == g.alu(Op.MUL, b, b).key
+    assert g.alu(Op.MUL, a, b).key != g.alu(Op.ADD, a, b).key
+    half = g.const(0.5, a.dtype, dev)
+    one = g.alu2(Op.MUL, g.alu2(Op.ADD, a, half), half)
+    two = g.alu2(Op.MUL, g.alu2(Op.ADD, b, half), g.const(0.25, a.dtype, dev))
+    assert one.key != two.key and one.leaves == (a, half)
+    assert two.leaves[0] is b and len(two.leaves) == 3
+    assert g.cast(one, np.float32).key is not None
+    assert g.reduce(one, Op.ADD, (0,)).key is None, "only elementwise nodes have keys"
+    view = g.slice_view(a, ((1, 1, 2),))
+    assert view.key is None and g.alu(Op.NEG, view).key is None
+    realize(one)
+    assert one.op == "BUFFER" and one.leaves is None and one.key == a.key

@@ -126,7 +126,7 @@ def test_the_memo_holds_no_graph_nodes(device: str) -> None:
     del y
     gc.collect()
     assert ref() is None
-    for template in schedule._templates.values():
+    for template in [*schedule._templates.values(), *schedule._keyed.values()]:
         for step in template.steps:
             assert not any(isinstance(v, graph.Node) for v in step)
 
@@ -175,3 +175,61 @@ def test_explain_matches_what_runs(device: str) -> None:
     plan2 = xp.explain(xp.sum(x * -2.0 + 9.0))
     assert [k.source for k in plan] == [k.source for k in plan2]
     assert float(xp.sum(x * -2.0 + 9.0)) == pytest.approx(np.sum(BASE * -2 + 9), rel=1e-13)
+
+
+# -- structure keys (graph.py): elementwise graphs are scheduled without a walk ---------------
+def _chain(x, n: int, a: float, b: float):  # type: ignore[no-untyped-def]
+    for _ in range(n):
+        x = x * a + b
+    return x
+
+
+def test_a_keyed_graph_is_not_walked(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    x = xp.asarray(BASE, device=device)
+    assert_close(_chain(x, 30, 0.5, 1.0), _chain(BASE, 30, 0.5, 1.0), rtol=1e-14)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    monkeypatch.setattr(schedule, "_structure", walked)
+    hits = _hits()
+    for k in range(3):
+        y = xp.asarray(BASE + k, device=device)
+        assert_close(_chain(y, 30, 0.25 * (k + 1), -1.0 - k),
+                     _chain(BASE + k, 30, 0.25 * (k + 1), -1.0 - k), rtol=1e-14)
+    assert _hits() == hits + 3
+
+
+def test_keyed_graphs_with_other_sharing(device: str) -> None:
+    hx, hy = BASE, BASE[::-1].copy()
+    for _ in range(2):
+        x, y = xp.asarray(hx, device=device), xp.asarray(hy, device=device)
+        assert_close((x * 2) * (y * 2), (hx * 2) * (hy * 2), rtol=1e-15)
+        assert_close((x * 2) * (x * 2), (hx * 2) * (hx * 2), rtol=1e-15)
+        assert_close((y * 2) * (x * 3), (hy * 2) * (hx * 3), rtol=1e-15)
+        assert_close(x * y - y * x + x, hx * hy - hy * hx + hx, rtol=1e-15)
+        t = x + 1.5
+        assert_close(t * t - t, (hx + 1.5) * (hx + 1.5) - (hx + 1.5), rtol=1e-15)
+
+
+def test_an_intermediate_realized_after_the_key_was_made(device: str) -> None:
+    """The key describes the graph as built; realizing a node inside it later changes what
+    the general walk sees (it loads that node) but not the values."""
+    for k in range(3):
+        x = xp.asarray(BASE + k, device=device)
+        y = xp.exp(x) * 2.0
+        z = y - 1.0
+        if k != 1:
+            np.asarray(y)        # z's graph now has a BUFFER where its key has exp(x) * 2
+        assert_close(z, np.exp(BASE + k) * 2 - 1, rtol=1e-14)
+        assert_close(y, np.exp(BASE + k) * 2, rtol=1e-14)
+
+
+def test_too_many_leaves_take_the_general_path(device: str) -> None:
+    hs = [BASE * (i + 1) for i in range(graph.MAX_KEYED_LEAVES + 3)]
+    xs = [xp.asarray(h, device=device) for h in hs]
+    acc, want = xs[0], hs[0]
+    for x, h in zip(xs[1:], hs[1:]):
+        acc, want = acc + x, want + h
+    assert acc._node.key is None
+    assert_close(acc, want, rtol=1e-14)

@@ -15,10 +15,62 @@ from typing import Any
 
 import numpy as np
 
+from .._codegen.ir import Op
 from .._devices.base import Device
 from .._lazy import graph as g
 from .._lazy.realize import realize, to_host
 from . import _dtypes as dt
+
+
+def _operator(name: str, reflected: builtins.bool = False) -> Any:
+    """An arithmetic operator method. The common cases take one step: an array with a Python
+    int or float, or with an array of its dtype, shape and device, where the result keeps the
+    array's dtype (``_FAST`` lists them and ``_elementwise_functions`` gives the same node the
+    long way, ``Array._binop``). In long chains the fused kernel is nearly free and Python's
+    time per operator is what remains."""
+
+    def method(self: Array, other: Any) -> Any:
+        node = self._node
+        t = type(other)
+        rule = _FAST.get((name, node.dtype, t))
+        if rule is not None:
+            op, lo, hi = rule
+            if t is Array:
+                o = other._node
+                ok = o.dtype is node.dtype and o.shape == node.shape and o.device is node.device
+            else:
+                ok = lo is None or lo <= other <= hi    # (else the long way raises)
+                o = g.const(other, node.dtype, node.device)
+            if ok:
+                out = _object_new(Array)
+                out._node = n = g.alu2(op, o, node) if reflected else g.alu2(op, node, o)
+                if n.depth > g.MAX_DEPTH:
+                    realize(n)
+                return out
+        return self._binop(name, other, reflected)
+
+    method.__name__ = f"__{'r' if reflected else ''}{_DUNDER[name]}__"
+    return method
+
+
+_DUNDER = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv"}
+_object_new = object.__new__
+
+
+def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int | None]]:
+    """(function, array dtype, operand type) -> (IR op, the int operand's range or None)."""
+    arith = {"add": Op.ADD, "subtract": Op.SUB, "multiply": Op.MUL}
+    rules: dict[tuple[str, np.dtype, type], tuple[Op, int | None, int | None]] = {}
+    for d in dt.FLOATING:
+        for name, op in {**arith, "divide": Op.DIV}.items():
+            for t in (int, float, Array):
+                rules[(name, d.np, t)] = (op, None, None)
+    for d in dt.INTEGER:
+        info = np.iinfo(d.np)
+        for name, op in arith.items():
+            rules[(name, d.np, int)] = (op, int(info.min), int(info.max))
+            rules[(name, d.np, Array)] = (op, None, None)
+    return rules
 
 
 class Array:
@@ -240,17 +292,17 @@ class Array:
         self._node = result._node
         return self
 
-    def __add__(self, o: Any) -> Any: return self._binop("add", o)
-    def __radd__(self, o: Any) -> Any: return self._binop("add", o, True)
+    __add__ = _operator("add")
+    __radd__ = _operator("add", reflected=True)
     def __iadd__(self, o: Any) -> Any: return self._inplace("add", o)
-    def __sub__(self, o: Any) -> Any: return self._binop("subtract", o)
-    def __rsub__(self, o: Any) -> Any: return self._binop("subtract", o, True)
+    __sub__ = _operator("subtract")
+    __rsub__ = _operator("subtract", reflected=True)
     def __isub__(self, o: Any) -> Any: return self._inplace("subtract", o)
-    def __mul__(self, o: Any) -> Any: return self._binop("multiply", o)
-    def __rmul__(self, o: Any) -> Any: return self._binop("multiply", o, True)
+    __mul__ = _operator("multiply")
+    __rmul__ = _operator("multiply", reflected=True)
     def __imul__(self, o: Any) -> Any: return self._inplace("multiply", o)
-    def __truediv__(self, o: Any) -> Any: return self._binop("divide", o)
-    def __rtruediv__(self, o: Any) -> Any: return self._binop("divide", o, True)
+    __truediv__ = _operator("divide")
+    __rtruediv__ = _operator("divide", reflected=True)
     def __itruediv__(self, o: Any) -> Any: return self._inplace("divide", o)
     def __floordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o)
     def __rfloordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o, True)
@@ -549,6 +601,7 @@ def _elementwise() -> Any:
     return _ew
 
 
+_FAST = _fast_rules()
 _OPERAND_TYPES = (Array, builtins.bool, int, float, complex, np.ndarray, np.generic)
 
 

@@ -165,6 +165,11 @@ def _zero_d_mask(key: Any) -> bool | None:
 
 
 def getitem(x: Array, key: Any) -> Array:
+    node = x._node
+    if type(key) is int and node.shape and node.op != "VIEW":   # (the commonest key)
+        size = node.shape[0]
+        if -size <= key < size:
+            return Array._new(g.index_first(node, key % size))
     flag = _zero_d_mask(key)
     if flag is not None:
         y = Array._new(g.reshape(x._node, (1, *x.shape)))

@@ -25,6 +25,7 @@ array that shares it sees the result and nothing is computed twice.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -34,7 +35,7 @@ from numpy.typing import DTypeLike
 from .. import _env
 from .._codegen.ir import Op
 from .._devices.base import Buffer, Device
-from .view import ShapeTracker, View, st_apply
+from .view import ShapeTracker, View, contiguous_strides, st_apply
 
 MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
@@ -47,6 +48,8 @@ class Node:
         "depth",
         "device",
         "dtype",
+        "key",
+        "leaves",
         "op",
         "shape",
         "srcs",
@@ -66,6 +69,8 @@ class Node:
             if s.depth >= depth:
                 depth = s.depth + 1
         self.depth = depth
+        self.leaves = None
+        self.key = _leaf_key(op, dtype, shape, device) if not srcs else None
 
     def __repr__(self) -> str:
         return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
@@ -93,6 +98,59 @@ class Node:
         self.srcs = ()
         self.arg = None
         self.depth = 0
+        self.leaves = None
+        self.key = _leaf_key("BUFFER", self.dtype, self.shape, self.device)
+
+
+# -- structure keys --------------------------------------------------------------------------
+# Elementwise nodes carry a key of their graph's structure, computed as they are built (the
+# way PyTorch's lazy tensors hash their IR): equal keys mean the same operations on the same
+# pattern of leaves (BUFFER, CONST and IOTA nodes: kind, dtype, shape and device, not their
+# data or values). ``leaves`` lists the node's distinct leaves in first-use order. The
+# scheduler reuses the plans made for a key with the new leaves put in, without walking the
+# graph: a long chain of operators costs its realization O(leaves), not O(nodes). Other
+# nodes (views, reductions, library calls...) have no key; graphs with them are walked.
+# Keys are never reused: the table that interns them is cleared, the counter is not.
+MAX_KEYED_LEAVES = 16
+MAX_KEYS = 100_000
+_keys: dict[tuple, int] = {}
+_key_counter = itertools.count(1)
+
+
+def _intern(record: tuple) -> int:
+    k = _keys.get(record)
+    if k is None:
+        if len(_keys) >= MAX_KEYS:
+            _keys.clear()
+        k = _keys[record] = next(_key_counter)
+    return k
+
+
+def _leaf_key(op: str, dtype: np.dtype, shape: tuple[int, ...], device: Device) -> int | None:
+    if op == "BUFFER" or op == "CONST" or op == "IOTA":
+        return _intern((op, dtype, shape, device))
+    return None
+
+
+def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
+    """Key ``n`` (an op on ``srcs`` described by ``record``) if every source has a key."""
+    leaves: list[Node] = []
+    pattern = []
+    keys = []
+    for s in srcs:
+        k = s.key
+        if k is None:
+            return
+        keys.append(k)
+        for leaf in s.leaves or (s,):
+            if leaf in leaves:      # (identity: Node has no __eq__)
+                pattern.append(leaves.index(leaf))
+            else:
+                pattern.append(len(leaves))
+                leaves.append(leaf)
+    if len(leaves) <= MAX_KEYED_LEAVES:
+        n.key = _intern((record, tuple(keys), tuple(pattern)))
+        n.leaves = tuple(leaves)
 
 
 # -- constructors ----------------------------------------------------------------------------
@@ -109,7 +167,25 @@ def from_host(data: np.ndarray, device: Device) -> Node:
 
 
 def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
+    """A scalar. Equal Python ints and floats share one node per (dtype, device), so a loop
+    such as ``y = y * 0.999 + 0.001`` records two constants, not two per iteration (the
+    kernel gets one argument each). Zeros of float type (0.0 and -0.0 are equal keys) and
+    NaNs are not shared."""
+    t = type(value)
+    if t is int or t is bool or (t is float and value != 0.0 and value == value):
+        key = (t, value, dtype, device)     # (dtype as given: equal spellings are equal keys)
+        node = _consts.get(key)
+        if node is None:
+            if len(_consts) >= MAX_SHARED_CONSTS:
+                _consts.clear()
+            node = _consts[key] = Node("CONST", (), value, np.dtype(dtype), (), device)
+        return node
     return Node("CONST", (), value, np.dtype(dtype), (), device)
+
+
+#: shared CONST nodes (a CONST is never realized or changed in place, so sharing is safe)
+_consts: dict[tuple, Node] = {}
+MAX_SHARED_CONSTS = 4096
 
 
 def iota(n: int, device: Device) -> Node:
@@ -131,8 +207,44 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
             raise AssertionError(f"{op}: a CONST source of shape {s.shape}")
     if shape is None:
         shape = first.shape
-    return Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
-                first.device)
+    n = Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
+             first.device)
+    _set_key(n, ("ALU", op, n.dtype, shape), srcs)
+    return n
+
+
+def alu2(op: Op, a: Node, b: Node) -> Node:
+    """``alu`` for two sources of one dtype whose shapes the caller checked (equal, or b a
+    CONST): the operators' fast path, which builds a node without ``Node.__init__``'s call."""
+    n = _new_node(Node)
+    n.op = "ALU"
+    n.srcs = (a, b)
+    n.arg = op
+    n.buffer = None
+    if a.op == "CONST":
+        n.dtype, n.shape, n.device = b.dtype, b.shape, b.device
+    else:
+        n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
+    n.depth = (a.depth if a.depth >= b.depth else b.depth) + 1
+    ka, kb = a.key, b.key
+    n.key = n.leaves = None
+    if ka is None or kb is None:
+        return n
+    la = a.leaves or (a,)
+    if b.leaves is None and b.op == "CONST":      # (the common case, spelled out)
+        if b in la:
+            n.leaves, pattern = la, la.index(b)
+        elif len(la) < MAX_KEYED_LEAVES:
+            n.leaves, pattern = la + (b,), len(la)
+        else:
+            return n
+        n.key = _intern((op, ka, kb, pattern))
+        return n
+    _set_key(n, ("ALU2", op), (a, b))
+    return n
+
+
+_new_node = object.__new__
 
 
 def cast(node: Node, dtype: DTypeLike) -> Node:
@@ -141,7 +253,9 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
         return node
     if node.op == "CONST":
         return const(node.arg, dtype, node.device)
-    return Node("CAST", (node,), None, dtype, node.shape, node.device)
+    n = Node("CAST", (node,), None, dtype, node.shape, node.device)
+    _set_key(n, ("CAST", dtype), (node,))
+    return n
 
 
 def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
@@ -226,6 +340,15 @@ def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
            for (start, step, c), s in zip(spec, node.shape)):
         return node
     return _view(node, "slice", tuple(spec), shape=shape)
+
+
+def index_first(node: Node, i: int) -> Node:
+    """``node[i]`` for a node that is not a VIEW and ``0 <= i < node.shape[0]``: one VIEW
+    (``slice_view`` then ``reshape`` give the same, in more steps)."""
+    shape = node.shape[1:]
+    strides = contiguous_strides(node.shape)
+    return Node("VIEW", (node,), (View.make(shape, strides[1:], i * strides[0]),), node.dtype,
+                shape, node.device)
 
 
 def pad(node: Node, widths: tuple[tuple[int, int], ...]) -> Node:

@@ -239,6 +239,8 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     Memoized by the pending graph's structure: a graph seen before (the same kinds, dtypes,
     shapes, views and sharing, whatever its buffers and constants' values) reuses the plans
     made for it then, with its own nodes put in place of the old ones."""
+    if len(targets) == 1 and targets[0].leaves is not None:
+        return _schedule_keyed(targets[0])
     key, nodes = _structure(targets)
     try:
         template = _templates.get(key)
@@ -256,6 +258,30 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
         _templates[key] = _Template(plans, nodes)
         memo_stats["nodes"] += len(nodes)
     return plans
+
+
+def _schedule_keyed(t: Node) -> list[KernelPlan | LibraryStep]:
+    """``schedule`` for an elementwise node with a structure key (graph.py): the plans made
+    for the key, filled with this graph's leaves, without walking the graph."""
+    nodes = list(t.leaves)
+    nodes.append(t)
+    template = _keyed.get(t.key)
+    if template is not None:
+        memo_stats["hits"] += 1
+        return template.plans(nodes)
+    memo_stats["misses"] += 1
+    plans = _schedule([t])
+    if len(_keyed) >= MAX_TEMPLATES:
+        _keyed.clear()
+    # Note: a plan that names a node other than the leaves and the target (an intermediate
+    # realized since the key was made, which the plan loads) is not memoized: a graph with
+    # the same key computes that node from the leaves instead.
+    with contextlib.suppress(KeyError):
+        _keyed[t.key] = _Template(plans, nodes)
+    return plans
+
+
+_keyed: dict[int, _Template] = {}
 
 
 # The memo is cleared when it holds this many graphs, or graphs of this many nodes in all
