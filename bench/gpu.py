@@ -167,11 +167,22 @@ class Bench:
                 x = x * 0.999 + 0.001
             return read(x)
 
-        t_cp = best(lambda: chain(c, lambda y: float(y[0])), self.csync, 5, 1)
-        t_zx = best(lambda: chain(z, lambda y: float(y[0])), self.zsync, 5, 1)
+        t_cp = best(lambda: chain(c, lambda y: float(y[0])), self.csync, 30, 1)
+        t_zx = best(lambda: chain(z, lambda y: float(y[0])), self.zsync, 30, 1)
         ok = abs(chain(z, lambda y: float(y[0])) - chain(c, lambda y: float(y[0]))) < 1e-3
         self.add("200 dependent ops (100 elems) + read", t_cp, t_zx, ">= 10x", ok, None,
                  f"zyx {1e6 * t_zx / 200:.2f} us/op, cupy {1e6 * t_cp / 200:.2f} us/op")
+
+
+    def scalar_read(self) -> None:
+        """``float(x[0])`` of a realized 100-element array: the latency of one small read."""
+        h = np.arange(100, dtype=np.float32)
+        c, z = self.cp.asarray(h), xp.asarray(h, device=self.name) * 1
+        self.run(z)
+        self.zsync()
+        t_cp = best(lambda: float(c[0]), self.csync, 30, 1)
+        t_zx = best(lambda: float(z[0]), self.zsync, 30, 1)
+        self.add("scalar read float(x[0])", t_cp, t_zx, "-", float(z[0]) == float(c[0]))
 
 
 def main() -> None:
@@ -190,6 +201,7 @@ def main() -> None:
     if args.device.startswith("cuda"):
         b.matmul(512 if q else 4096)
     b.dependent_ops()
+    b.scalar_read()
     print(f"device: {args.device} ({b.dev.info.description})")
     print(f"{'case':<46}{'cupy ms':>10}{'zyx ms':>10}{'ratio':>8}{'zyx TB/s':>10}  target")
     for r in b.results:

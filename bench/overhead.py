@@ -6,6 +6,8 @@ Usage: python bench/overhead.py [--device cpu] [--repeat N] [--profile small|cha
   already compiled: building the expression, scheduling, launching and reading back.
 - ``chain``: 200 iterations of ``y = y * 0.999 + 0.001`` (400 dependent ops, one fused
   kernel) on 100 elements, then ``float(y[0])``; reported per op.
+- ``softmax``: a row softmax of 8x16 float32 (two reductions, broadcasts, one kernel),
+  realized without a read: the Python cost of a small non-elementwise graph.
 
 Min of N repeats (the machines are shared); ``--profile`` runs cProfile on one case instead.
 """
@@ -42,21 +44,32 @@ def cases(dev: str):
             y = y * 0.999 + 0.001
         return float(y[0])
 
-    return small, chain
+    x = xp.asarray(np.random.default_rng(0).random((8, 16), dtype=np.float32), device=dev)
+
+    def softmax() -> None:
+        e = xp.exp(x - xp.max(x, axis=1, keepdims=True))
+        realize(e / xp.sum(e, axis=1, keepdims=True))
+
+    return small, chain, softmax
+
+
+def realize(a: xp.Array) -> None:
+    from zyxarray._lazy.realize import realize as r
+    r(a._node)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--device", default="cpu")
     p.add_argument("--repeat", type=int, default=2000)
-    p.add_argument("--profile", choices=["small", "chain"])
+    p.add_argument("--profile", choices=["small", "chain", "softmax"])
     args = p.parse_args()
-    small, chain = cases(args.device)
+    small, chain, softmax = cases(args.device)
     if args.profile:
         import cProfile
         import pstats
-        fn = small if args.profile == "small" else chain
-        n = 5000 if args.profile == "small" else 100
+        fn = {"small": small, "chain": chain, "softmax": softmax}[args.profile]
+        n = 100 if args.profile == "chain" else 5000
         fn()
         prof = cProfile.Profile()
         prof.enable()
@@ -67,10 +80,12 @@ def main() -> None:
         return
     t_small = best(small, args.repeat)
     t_chain = best(chain, max(args.repeat // 40, 5))
+    t_softmax = best(softmax, args.repeat)
     load = os.getloadavg()[0]
     print(f"cache-hit realization, 100 elements: {1e6 * t_small:7.1f} us   (target < 50 us)")
     print(f"200 x (y*0.999+0.001) + read:         {1e6 * t_chain / 400:7.2f} us/op "
           f"({1e3 * t_chain:.2f} ms, target < 10 us/op)")
+    print(f"row softmax 8x16, realized:          {1e6 * t_softmax:7.1f} us")
     print(f"min of {args.repeat} / {max(args.repeat // 40, 5)} repeats, load average {load:.2f}")
 
 

@@ -37,6 +37,24 @@ def test_dlpack_from_cupy_shares_memory() -> None:
     assert float(x[0]) == 7.0
 
 
+def test_dlpack_with_pytorch_shares_memory() -> None:
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    x = xp.asarray(np.arange(12, dtype=np.float32).reshape(3, 4), device=CUDA[0]) + 1
+    t = torch.from_dlpack(x)
+    assert t.is_cuda and t.device.index == 0
+    np.testing.assert_array_equal(t.cpu().numpy(), np.arange(12).reshape(3, 4) + 1)
+    t[1, 2] = -5.0                                # same memory
+    assert float(x[1, 2]) == -5.0
+    src = torch.arange(8, dtype=torch.float64, device="cuda:0")
+    y = xp.from_dlpack(src)
+    assert y.device == registry.get(CUDA[0])
+    assert_close(y * 2, np.arange(8.0) * 2)
+    src[3] = 100.0
+    assert float(y[3]) == 100.0
+
+
 def test_library_ops_stay_on_the_device() -> None:
     rng = np.random.default_rng(0)
     a = rng.standard_normal((64, 48)).astype(np.float32)

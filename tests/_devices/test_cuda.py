@@ -192,8 +192,10 @@ def test_copy_edge_cases(gpu: Any) -> None:
     pinned[:] = 0
     assert (gpu.copy_out(buf).view(np.float64) == 4.0).all()
     gpu.copy_in(buf, src + 7)
-    # large reads go through pinned staging buffers, chunk by chunk
-    for n in (cuda.STAGE_MIN, 3 * cuda.STAGE_CHUNK + 12345):
+    # small reads go through one pinned buffer, medium ones directly, large ones through
+    # pinned staging buffers, chunk by chunk
+    for n in (1, cuda.SMALL_READ, cuda.SMALL_READ + 1, cuda.STAGE_MIN,
+              3 * cuda.STAGE_CHUNK + 12345):
         big = np.random.default_rng(n).integers(0, 256, n, dtype=np.uint8)
         big_buf = gpu.alloc(n)
         gpu.copy_in(big_buf, big)

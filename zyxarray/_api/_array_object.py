@@ -25,9 +25,9 @@ from . import _dtypes as dt
 def _operator(name: str, reflected: builtins.bool = False) -> Any:
     """An arithmetic operator method. The common cases take one step: an array with a Python
     int or float, or with an array of its dtype, shape and device, where the result keeps the
-    array's dtype (``_FAST`` lists them and ``_elementwise_functions`` gives the same node the
-    long way, ``Array._binop``). In long chains the fused kernel is nearly free and Python's
-    time per operator is what remains."""
+    array's dtype (``_FAST`` lists them; ``_elementwise_functions`` gives the same node the
+    long way, through ``Array._binop``). In long chains the fused kernel is nearly free and
+    Python's time per operator is what remains."""
 
     def method(self: Array, other: Any) -> Any:
         node = self._node
@@ -35,15 +35,16 @@ def _operator(name: str, reflected: builtins.bool = False) -> Any:
         rule = _FAST.get((name, node.dtype, t))
         if rule is not None:
             op, lo, hi = rule
+            n = None
             if t is Array:
                 o = other._node
-                ok = o.dtype is node.dtype and o.shape == node.shape and o.device is node.device
-            else:
-                ok = lo is None or lo <= other <= hi    # (else the long way raises)
-                o = g.const(other, node.dtype, node.device)
-            if ok:
+                if o.dtype is node.dtype and o.shape == node.shape and o.device is node.device:
+                    n = g.alu2(op, node, o)
+            elif lo is None or lo <= other <= hi:      # (else the long way raises)
+                n = g.scalar_op(op, node, other, reflected)
+            if n is not None:
                 out = _object_new(Array)
-                out._node = n = g.alu2(op, o, node) if reflected else g.alu2(op, node, o)
+                out._node = n
                 if n.depth > g.MAX_DEPTH:
                     realize(n)
                 return out

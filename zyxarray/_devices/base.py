@@ -126,8 +126,9 @@ class MemoryPool:
                                   f"({_fmt_bytes(self.in_use)} in use)") from None
         with self._lock:
             self.in_use += size
-        _debug.log("memory", f"{self.device_name}: alloc {_fmt_bytes(size)} "
-                             f"(in use {_fmt_bytes(self.in_use)})")
+        if _debug.enabled("memory"):
+            _debug.log("memory", f"{self.device_name}: alloc {_fmt_bytes(size)} "
+                                 f"(in use {_fmt_bytes(self.in_use)})")
         return handle
 
     def release(self, nbytes: int, handle: Any) -> None:

@@ -214,33 +214,52 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
 
 
 def alu2(op: Op, a: Node, b: Node) -> Node:
-    """``alu`` for two sources of one dtype whose shapes the caller checked (equal, or b a
-    CONST): the operators' fast path, which builds a node without ``Node.__init__``'s call."""
+    """``alu`` for two sources of one dtype and shape (the caller checked): the operators'
+    fast path, which builds the node without ``Node.__init__``'s call."""
     n = _new_node(Node)
     n.op = "ALU"
     n.srcs = (a, b)
     n.arg = op
     n.buffer = None
-    if a.op == "CONST":
-        n.dtype, n.shape, n.device = b.dtype, b.shape, b.device
-    else:
-        n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
+    n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
     n.depth = (a.depth if a.depth >= b.depth else b.depth) + 1
-    ka, kb = a.key, b.key
     n.key = n.leaves = None
-    if ka is None or kb is None:
-        return n
-    la = a.leaves or (a,)
-    if b.leaves is None and b.op == "CONST":      # (the common case, spelled out)
-        if b in la:
-            n.leaves, pattern = la, la.index(b)
-        elif len(la) < MAX_KEYED_LEAVES:
-            n.leaves, pattern = la + (b,), len(la)
-        else:
-            return n
-        n.key = _intern((op, ka, kb, pattern))
-        return n
     _set_key(n, ("ALU2", op), (a, b))
+    return n
+
+
+def scalar_op(op: Op, a: Node, value: int | float, reflected: bool) -> Node:
+    """``a op value`` (``value op a`` if ``reflected``) for a Python int or float taken in
+    a's dtype: the operators' fast path for the commonest node of all, with ``const`` and
+    the key's bookkeeping spelled out (a long chain of them costs only this per op)."""
+    t = type(value)
+    dtype, device = a.dtype, a.device
+    c = _consts.get((t, value, dtype, device)) if t is int or (
+        t is float and value != 0.0 and value == value) else None
+    if c is None:
+        c = const(value, dtype, device)
+    n = _new_node(Node)
+    n.op = "ALU"
+    n.srcs = (c, a) if reflected else (a, c)
+    n.arg = op
+    n.buffer = None
+    n.dtype, n.shape, n.device = dtype, a.shape, device
+    n.depth = a.depth + 1
+    ka = a.key
+    if ka is not None:
+        leaves = a.leaves or (a,)
+        try:
+            pattern = leaves.index(c)           # (identity: Node has no __eq__)
+        except ValueError:
+            pattern = len(leaves)
+            leaves = leaves + (c,) if pattern < MAX_KEYED_LEAVES else None
+        if leaves is not None:
+            record = (op, ka, c.key, pattern, reflected)
+            k = _keys.get(record)
+            n.key = k if k is not None else _intern(record)
+            n.leaves = leaves
+            return n
+    n.key = n.leaves = None
     return n
 
 
