@@ -101,8 +101,9 @@ def test_shared_constants_are_one_kernel_argument(device: str) -> None:
 
 
 def test_structure_keys(device: str) -> None:
-    """Elementwise nodes carry a key of their graph's structure: equal for the same ops on
-    the same pattern of leaves, different when sharing, dtypes, shapes or ops differ."""
+    """ALU, CAST, VIEW and REDUCE nodes carry a key of their graph's structure: equal for the
+    same ops on the same pattern of leaves, different when sharing, dtypes, shapes, views,
+    axes or ops differ."""
     dev = registry.get(device)
     a, b = (g.from_host(np.arange(4.0) + k, dev) for k in range(2))
     c = g.from_host(np.arange(4, dtype=np.float32), dev)
@@ -118,8 +119,14 @@ def test_structure_keys(device: str) -> None:
     assert one.key != two.key and one.leaves == (a, half)
     assert two.leaves[0] is b and len(two.leaves) == 3
     assert g.cast(one, np.float32).key is not None
-    assert g.reduce(one, Op.ADD, (0,)).key is None, "only elementwise nodes have keys"
+    one_b = g.alu2(Op.MUL, g.alu2(Op.ADD, b, half), half)
+    assert g.reduce(one, Op.ADD, (0,)).key == g.reduce(one_b, Op.ADD, (0,)).key != one.key
+    assert g.reduce(one, Op.ADD, (0,)).key != g.reduce(two, Op.ADD, (0,)).key
+    assert g.reduce(one, Op.ADD, (0,)).key != g.reduce(one, Op.MAX, (0,)).key
     view = g.slice_view(a, ((1, 1, 2),))
-    assert view.key is None and g.alu(Op.NEG, view).key is None
+    assert view.key == g.slice_view(b, ((1, 1, 2),)).key != g.slice_view(a, ((0, 1, 2),)).key
+    assert g.alu(Op.NEG, view).key is not None
+    lib = g.library("sort", (a,), {"axis": -1}, a.dtype, a.shape)
+    assert lib.key is None and g.alu(Op.NEG, lib).key is None, "library calls have no key"
     realize(one)
     assert one.op == "BUFFER" and one.leaves is None and one.key == a.key

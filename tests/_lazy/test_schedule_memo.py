@@ -233,3 +233,46 @@ def test_too_many_leaves_take_the_general_path(device: str) -> None:
         acc, want = acc + x, want + h
     assert acc._node.key is None
     assert_close(acc, want, rtol=1e-14)
+
+
+def test_a_keyed_softmax_is_not_walked(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def softmax(x):  # type: ignore[no-untyped-def]
+        e = xp.exp(x - xp.max(x, axis=1, keepdims=True))
+        return e / xp.sum(e, axis=1, keepdims=True)
+
+    def want(h: np.ndarray) -> np.ndarray:
+        e = np.exp(h - h.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    h = BASE.reshape(4, 6)
+    assert_close(softmax(xp.asarray(h, device=device)), want(h), rtol=1e-14)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    monkeypatch.setattr(schedule, "_structure", walked)
+    for k in range(3):
+        assert_close(softmax(xp.asarray(h * (k + 2), device=device)), want(h * (k + 2)),
+                     rtol=1e-14)
+
+
+def test_shared_and_repeated_reductions_with_one_key(device: str) -> None:
+    """One reduction read under two views (shared: the scheduler may give it a kernel of
+    its own) and two equal reductions (one kernel computes both) have the same key; either
+    order of first use gives the right values."""
+    h = BASE.reshape(4, 6)
+
+    def shared(x):  # type: ignore[no-untyped-def]
+        m = xp.max(x, axis=1, keepdims=True)
+        return (x - m) * xp.reshape(m, (4, 1))[::-1]
+
+    def repeated(x):  # type: ignore[no-untyped-def]
+        return (x - xp.max(x, axis=1, keepdims=True)) * \
+            xp.reshape(xp.max(x, axis=1, keepdims=True), (4, 1))[::-1]
+
+    m = h.max(axis=1, keepdims=True)
+    expected = (h - m) * m[::-1]
+    for order in ((shared, repeated), (repeated, shared)):
+        for f in order * 2:
+            x = xp.asarray(h, device=device)
+            assert_close(f(x), expected, rtol=1e-15)

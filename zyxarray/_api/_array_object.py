@@ -24,8 +24,8 @@ from . import _dtypes as dt
 
 def _operator(name: str, reflected: builtins.bool = False) -> Any:
     """An arithmetic operator method. The common cases take one step: an array with a Python
-    int or float, or with an array of its dtype, shape and device, where the result keeps the
-    array's dtype (``_FAST`` lists them; ``_elementwise_functions`` gives the same node the
+    int or float, or with an array of its dtype and device (broadcast), where the result keeps
+    the array's dtype (``_FAST`` lists them; ``_elementwise_functions`` gives the same node the
     long way, through ``Array._binop``). In long chains the fused kernel is nearly free and
     Python's time per operator is what remains."""
 
@@ -38,7 +38,10 @@ def _operator(name: str, reflected: builtins.bool = False) -> Any:
             n = None
             if t is Array:
                 o = other._node
-                if o.dtype is node.dtype and o.shape == node.shape and o.device is node.device:
+                if o.dtype is node.dtype and o.device is node.device:
+                    if o.shape != node.shape:     # (x - max(x, axis=1, keepdims=True))
+                        shape = (_ew or _elementwise()).broadcast_two(name, node.shape, o.shape)
+                        node, o = g.broadcast(node, shape), g.broadcast(o, shape)
                     n = g.alu2(op, node, o)
             elif lo is None or lo <= other <= hi:      # (else the long way raises)
                 n = g.scalar_op(op, node, other, reflected)

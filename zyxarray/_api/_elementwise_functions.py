@@ -40,7 +40,7 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _broadcast_two(name: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+def broadcast_two(name: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """``broadcast_shapes`` for two shapes, the common case, without the general loop."""
     pa, pb = a, b
     if len(pa) < len(pb):
@@ -137,7 +137,7 @@ def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, D
             return None
         sa, sb = na.shape, nb.shape
         if sa != sb:      # same dtype, broadcast shapes (x - max(x, axis=1, keepdims=True))
-            shape = _broadcast_two(name, sa, sb)
+            shape = broadcast_two(name, sa, sb)
             na, nb = g.broadcast(na, shape), g.broadcast(nb, shape)
         return [na, nb], dt.from_np(na.dtype), na.device
     if ta is Array and tb in _PY_SCALARS:

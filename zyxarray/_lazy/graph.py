@@ -70,7 +70,11 @@ class Node:
                 depth = s.depth + 1
         self.depth = depth
         self.leaves = None
-        self.key = _leaf_key(op, dtype, shape, device) if not srcs else None
+        self.key = None
+        if not srcs:
+            self.key = _leaf_key(op, dtype, shape, device)
+        elif op in _KEYED:
+            _set_key(self, (op, arg, dtype, shape), srcs)
 
     def __repr__(self) -> str:
         return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
@@ -103,14 +107,15 @@ class Node:
 
 
 # -- structure keys --------------------------------------------------------------------------
-# Elementwise nodes carry a key of their graph's structure, computed as they are built (the
-# way PyTorch's lazy tensors hash their IR): equal keys mean the same operations on the same
-# pattern of leaves (BUFFER, CONST and IOTA nodes: kind, dtype, shape and device, not their
-# data or values). ``leaves`` lists the node's distinct leaves in first-use order. The
-# scheduler reuses the plans made for a key with the new leaves put in, without walking the
-# graph: a long chain of operators costs its realization O(leaves), not O(nodes). Other
-# nodes (views, reductions, library calls...) have no key; graphs with them are walked.
+# ALU, CAST, VIEW and REDUCE nodes carry a key of their graph's structure, computed as they
+# are built (the way PyTorch's lazy tensors hash their IR): equal keys mean the same
+# operations on the same pattern of leaves (BUFFER, CONST and IOTA nodes: kind, dtype, shape
+# and device, not their data or values). ``leaves`` lists the node's distinct leaves in
+# first-use order. The scheduler reuses the plans made for a key with the new leaves put in,
+# without walking the graph: a long chain of operators costs its realization O(leaves), not
+# O(nodes). LIBRARY, SETITEM and COPY nodes have no key; graphs with them are walked.
 # Keys are never reused: the table that interns them is cleared, the counter is not.
+_KEYED = frozenset(("ALU", "CAST", "VIEW", "REDUCE"))
 MAX_KEYED_LEAVES = 16
 MAX_KEYS = 100_000
 _keys: dict[tuple, int] = {}
@@ -134,6 +139,13 @@ def _leaf_key(op: str, dtype: np.dtype, shape: tuple[int, ...], device: Device) 
 
 def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
     """Key ``n`` (an op on ``srcs`` described by ``record``) if every source has a key."""
+    if len(srcs) == 1:          # (views, reductions, casts, unary ops: the leaves as they are)
+        s = srcs[0]
+        k = s.key
+        if k is not None:
+            n.leaves = s.leaves or (s,)
+            n.key = _intern((record, k))
+        return
     leaves: list[Node] = []
     pattern = []
     keys = []
@@ -207,10 +219,8 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
             raise AssertionError(f"{op}: a CONST source of shape {s.shape}")
     if shape is None:
         shape = first.shape
-    n = Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
-             first.device)
-    _set_key(n, ("ALU", op, n.dtype, shape), srcs)
-    return n
+    return Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
+                first.device)
 
 
 def alu2(op: Op, a: Node, b: Node) -> Node:
@@ -272,9 +282,7 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
         return node
     if node.op == "CONST":
         return const(node.arg, dtype, node.device)
-    n = Node("CAST", (node,), None, dtype, node.shape, node.device)
-    _set_key(n, ("CAST", dtype), (node,))
-    return n
+    return Node("CAST", (node,), None, dtype, node.shape, node.device)
 
 
 def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:

@@ -239,8 +239,13 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     Memoized by the pending graph's structure: a graph seen before (the same kinds, dtypes,
     shapes, views and sharing, whatever its buffers and constants' values) reuses the plans
     made for it then, with its own nodes put in place of the old ones."""
-    if len(targets) == 1 and targets[0].leaves is not None:
-        return _schedule_keyed(targets[0])
+    keyed = targets[0] if len(targets) == 1 and targets[0].leaves is not None else None
+    if keyed is not None:
+        # a keyed graph (graph.py) seen before: its plans without walking it
+        template = _keyed.get(keyed.key)
+        if template is not None:
+            memo_stats["hits"] += 1
+            return template.plans([*keyed.leaves, keyed])
     key, nodes = _structure(targets)
     try:
         template = _templates.get(key)
@@ -248,9 +253,14 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
         return _schedule(targets)
     if template is not None:
         memo_stats["hits"] += 1
-        return template.plans(nodes)
+        plans = template.plans(nodes)
+        if keyed is not None:
+            _keep_keyed(keyed, plans)
+        return plans
     memo_stats["misses"] += 1
     plans = _schedule(targets)
+    if keyed is not None:
+        _keep_keyed(keyed, plans)
     if len(_templates) >= MAX_TEMPLATES or memo_stats["nodes"] > MAX_TEMPLATE_NODES:
         _templates.clear()
         memo_stats["nodes"] = 0
@@ -260,25 +270,19 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     return plans
 
 
-def _schedule_keyed(t: Node) -> list[KernelPlan | LibraryStep]:
-    """``schedule`` for an elementwise node with a structure key (graph.py): the plans made
-    for the key, filled with this graph's leaves, without walking the graph."""
-    nodes = list(t.leaves)
-    nodes.append(t)
-    template = _keyed.get(t.key)
-    if template is not None:
-        memo_stats["hits"] += 1
-        return template.plans(nodes)
-    memo_stats["misses"] += 1
-    plans = _schedule([t])
+def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
+    """Memoize ``plans`` under ``t``'s structure key (graph.py) when they are one kernel that
+    reads only ``t``'s leaves. Its fused reductions are interior nodes the run does not need
+    (they only steer scheduling). Plans that load or materialize an intermediate are not
+    memoized: the key describes a tree over the leaves (an intermediate realized since the
+    key was made is not a leaf), and another graph with this key computes from its leaves,
+    which gives the same values."""
+    if len(plans) != 1 or not isinstance(plans[0], KernelPlan) or plans[0].needs:
+        return
     if len(_keyed) >= MAX_TEMPLATES:
         _keyed.clear()
-    # Note: a plan that names a node other than the leaves and the target (an intermediate
-    # realized since the key was made, which the plan loads) is not memoized: a graph with
-    # the same key computes that node from the leaves instead.
     with contextlib.suppress(KeyError):
-        _keyed[t.key] = _Template(plans, nodes)
-    return plans
+        _keyed[t.key] = _Template(plans, [*t.leaves, t], keep_fused=False)
 
 
 _keyed: dict[int, _Template] = {}
@@ -332,7 +336,8 @@ class _Template:
     """Plans of one graph structure with every node replaced by its position in
     ``_structure``'s order; ``plans(nodes)`` fills them with another graph's nodes."""
 
-    def __init__(self, plans: list[KernelPlan | LibraryStep], nodes: list[Node]) -> None:
+    def __init__(self, plans: list[KernelPlan | LibraryStep], nodes: list[Node],
+                 keep_fused: bool = True) -> None:
         pos = {id(n): i for i, n in enumerate(nodes)}
         self.steps: list[tuple] = []
         for p in plans:
@@ -347,7 +352,8 @@ class _Template:
                                tuple(p.exprs), p.root,
                                tuple((pos[id(n)], st) for n, st in p.loads), tuple(p.iotas),
                                [pos[id(n)] for n in p.const_nodes],
-                               [pos[id(n)] for n in p.fused], [pos[id(n)] for n in p.needs],
+                               [pos[id(n)] for n in p.fused] if keep_fused else [],
+                               [pos[id(n)] for n in p.needs],
                                p.out_view, p.into, p.domain_fixed, memo))
 
     def plans(self, nodes: list[Node]) -> list[KernelPlan | LibraryStep]:
