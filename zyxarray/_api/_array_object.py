@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from .._lazy.realize import realize, to_host
 from . import _dtypes as dt
 
 
-def _operator(name: str, reflected: builtins.bool = False) -> Any:
+def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, Any], Any]:
     """An arithmetic operator method. The common cases take one step: an array with a Python
     int or float, or with an array of its dtype and device (broadcast), where the result keeps
     the array's dtype (``_FAST`` lists them; ``_elementwise_functions`` gives the same node the

@@ -68,9 +68,9 @@ class Node:
         for s in srcs:              # 1 + the deepest source (a loop: no generator per node)
             if s.depth >= depth:
                 depth = s.depth + 1
-        self.depth = depth
-        self.leaves = None
-        self.key = None
+        self.depth: int = depth
+        self.leaves: tuple[Node, ...] | None = None
+        self.key: int | None = None
         if not srcs:
             self.key = _leaf_key(op, dtype, shape, device)
         elif op in _KEYED:
@@ -257,7 +257,8 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool) -> Node:
     n.depth = a.depth + 1
     ka = a.key
     if ka is not None:
-        leaves = a.leaves or (a,)
+        leaves: tuple[Node, ...] | None = a.leaves or (a,)
+        assert leaves is not None
         try:
             pattern = leaves.index(c)           # (identity: Node has no __eq__)
         except ValueError:

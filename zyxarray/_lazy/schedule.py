@@ -242,10 +242,12 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     keyed = targets[0] if len(targets) == 1 and targets[0].leaves is not None else None
     if keyed is not None:
         # a keyed graph (graph.py) seen before: its plans without walking it
-        template = _keyed.get(keyed.key)
+        leaves, k = keyed.leaves, keyed.key
+        assert leaves is not None and k is not None       # (graph.py sets them together)
+        template = _keyed.get(k)
         if template is not None:
             memo_stats["hits"] += 1
-            return template.plans([*keyed.leaves, keyed])
+            return template.plans([*leaves, keyed])
     key, nodes = _structure(targets)
     try:
         template = _templates.get(key)
@@ -279,6 +281,7 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
     which gives the same values."""
     if len(plans) != 1 or not isinstance(plans[0], KernelPlan) or plans[0].needs:
         return
+    assert t.key is not None and t.leaves is not None
     if len(_keyed) >= MAX_TEMPLATES:
         _keyed.clear()
     with contextlib.suppress(KeyError):
