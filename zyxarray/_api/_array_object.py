@@ -37,13 +37,10 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
         if rule is not None:
             op, lo, hi = rule
             n = None
-            if t is Array:
-                o = other._node
-                if o.dtype is node.dtype and o.device is node.device:
-                    if o.shape != node.shape:     # (x - max(x, axis=1, keepdims=True))
-                        shape = (_ew or _elementwise()).broadcast_two(name, node.shape, o.shape)
-                        node, o = g.broadcast(node, shape), g.broadcast(o, shape)
-                    n = g.alu2(op, node, o)
+            if t is Array:      # one dtype and device, broadcast: as the functions do it
+                same = (_ew or _elementwise()).operands_fast(name, self, other)
+                if same is not None:
+                    n = g.alu2(op, *same[0])
             elif lo is None or lo <= other <= hi:      # (else the long way raises)
                 n = g.scalar_op(op, node, other, reflected)
             if n is not None:

@@ -40,7 +40,7 @@ def broadcast_shapes(name: str, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def broadcast_two(name: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+def _broadcast_two(name: str, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """``broadcast_shapes`` for two shapes, the common case, without the general loop."""
     pa, pb = a, b
     if len(pa) < len(pb):
@@ -104,7 +104,7 @@ def operands(name: str, *args: Any, dtype: dt.DType | None = None
              ) -> tuple[list[g.Node], dt.DType, Device]:
     """Promote and broadcast the operands: (nodes of one dtype and shape, dtype, device)."""
     if len(args) == 2 and dtype is None:
-        fast = _operands_fast(name, args[0], args[1])
+        fast = operands_fast(name, args[0], args[1])
         if fast is not None:
             return fast
     device = device_of(name, args)
@@ -127,7 +127,7 @@ def operands(name: str, *args: Any, dtype: dt.DType | None = None
 _PY_SCALARS = (int, float, complex)
 
 
-def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, Device] | None:
+def operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, Device] | None:
     """The common cases without the general machinery: array with array of the same dtype
     and shape, and array with a Python int/float/complex (bool goes the long way)."""
     ta, tb = type(a), type(b)
@@ -137,7 +137,7 @@ def _operands_fast(name: str, a: Any, b: Any) -> tuple[list[g.Node], dt.DType, D
             return None
         sa, sb = na.shape, nb.shape
         if sa != sb:      # same dtype, broadcast shapes (x - max(x, axis=1, keepdims=True))
-            shape = broadcast_two(name, sa, sb)
+            shape = _broadcast_two(name, sa, sb)
             na, nb = g.broadcast(na, shape), g.broadcast(nb, shape)
         return [na, nb], dt.from_np(na.dtype), na.device
     if ta is Array and tb in _PY_SCALARS:
@@ -195,7 +195,7 @@ def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
         out_of_range = _compare_out_of_range(x1, x2, op, swap)
         if out_of_range is not None:
             return out_of_range
-    (a, b), common, _ = _operands_fast(name, x1, x2) or operands(name, x1, x2)
+    (a, b), common, _ = operands_fast(name, x1, x2) or operands(name, x1, x2)
     check(name, common, category)
     if swap:
         a, b = b, a
