@@ -298,3 +298,22 @@ def test_operator_fast_path_keeps_the_sign_of_zero(device: str) -> None:
     assert np.signbit(np.asarray(x * 0.0)).tolist() == [False, True, False]
     assert np.signbit(np.asarray(-0.0 - x * 0.0)).tolist() == [True, False, True]
     assert np.isnan(np.asarray(x + float("nan"))).all()
+
+
+def test_operator_memo_follows_the_constants(device: str) -> None:
+    """Operators remember what they built for a structure and an operand; arrays of that
+    structure whose constants differ or sit elsewhere still get their own values."""
+    h = np.arange(1.0, 6.0)
+    x = xp.asarray(h, device=device)
+    for c1, c2, c3 in ((0.5, 0.25, 0.5), (0.25, 0.5, 0.5), (0.75, 0.125, 0.5), (2, 3, 2),
+                       (0.5, 0.25, 0.25)):
+        for _ in range(2):
+            got = (x * c1 + c2) * c3
+            assert_close(got, (h * c1 + c2) * c3, rtol=1e-15)
+            got = c3 - (c1 / x - c2)
+            assert_close(got, c3 - (c1 / h - c2), rtol=1e-15)
+    i = xp.asarray(np.arange(5, dtype=np.int8), device=device)
+    for _ in range(2):
+        assert np.asarray(i + 100).tolist() == [100, 101, 102, 103, 104]
+        with pytest.raises(OverflowError):
+            i + 300

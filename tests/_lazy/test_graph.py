@@ -100,6 +100,45 @@ def test_shared_constants_are_one_kernel_argument(device: str) -> None:
     np.testing.assert_allclose(np.asarray(y), want, rtol=1e-15)
 
 
+def test_scalar_replay_builds_what_scalar_op_builds(device: str) -> None:
+    """An operator's memo (``scalar_op`` -> ``scalar_replay``) gives the node the long way
+    gives, and declines when the constant sits elsewhere among the leaves."""
+    dev = registry.get(device)
+    x, y = (g.from_host(np.arange(4.0) + k, dev) for k in range(2))
+
+    def both(a: g.Node, value: float, reflected: bool = False) -> g.Node | None:
+        memo: dict[tuple, tuple] = {}
+        g.scalar_op(Op.MUL, x_like[a.key], value, reflected, memo)
+        m = memo.get((a.key, value, type(value)))
+        got = g.scalar_replay(a, m) if m is not None else None
+        want = g.scalar_op(Op.MUL, a, value, reflected)
+        if got is not None:
+            assert (got.key, got.leaves, got.srcs, got.arg, got.dtype, got.shape, got.depth) \
+                == (want.key, want.leaves, want.srcs, want.arg, want.dtype, want.shape,
+                    want.depth)
+        return got
+
+    # a memo made on one node of a key, replayed on another node of that key
+    p1 = g.scalar_op(Op.ADD, g.scalar_op(Op.MUL, x, 0.5, False), 0.25, False)
+    p2 = g.scalar_op(Op.ADD, g.scalar_op(Op.MUL, y, 0.25, False), 0.5, False)
+    p3 = g.scalar_op(Op.ADD, g.scalar_op(Op.MUL, y, 0.75, False), 0.125, False)
+    assert p1.key == p2.key == p3.key
+    x_like = {x.key: y, p1.key: p1}
+    assert both(x, 0.5) is not None, "a new constant"
+    assert both(x, 0.5, reflected=True) is not None
+    assert both(p1, 0.5) is not None, "the constant where the memo saw it"
+    x_like[p1.key] = p2
+    assert both(p1, 0.5) is None, "the memo's constant sits elsewhere here"
+    x_like[p1.key] = p3
+    assert both(p1, 0.5) is None, "new to the memo's node, not to this one"
+    x_like[p1.key] = p1
+    assert both(p2, 3.0) is not None and both(p3, 3.0) is not None, "new to both"
+    memo: dict[tuple, tuple] = {}
+    for v in (0.0, -0.0, float("nan")):     # (constants that are not shared: no memo)
+        g.scalar_op(Op.MUL, x, v, False, memo)
+    assert memo == {}
+
+
 def test_structure_keys(device: str) -> None:
     """ALU, CAST, VIEW and REDUCE nodes carry a key of their graph's structure: equal for the
     same ops on the same pattern of leaves, different when sharing, dtypes, shapes, views,

@@ -30,9 +30,21 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
     long way, through ``Array._binop``). In long chains the fused kernel is nearly free and
     Python's time per operator is what remains."""
 
+    memo: dict[tuple, tuple] = {}   # (key, operand, type) -> what graph.scalar_op worked out
+
     def method(self: Array, other: Any) -> Any:
         node = self._node
         t = type(other)
+        if t is float or t is int:
+            m = memo.get((node.key, other, t))     # (no key: None, never stored)
+            if m is not None:
+                n = g.scalar_replay(node, m)
+                if n is not None:
+                    out = _object_new(Array)
+                    out._node = n
+                    if n.depth > g.MAX_DEPTH:
+                        realize(n)
+                    return out
         rule = _FAST.get((name, node.dtype, t))
         if rule is not None:
             op, lo, hi = rule
@@ -42,7 +54,7 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
                 if same is not None:
                     n = g.alu2(op, *same[0])
             elif lo is None or lo <= other <= hi:      # (else the long way raises)
-                n = g.scalar_op(op, node, other, reflected)
+                n = g.scalar_op(op, node, other, reflected, memo)
             if n is not None:
                 out = _object_new(Array)
                 out._node = n

@@ -238,14 +238,17 @@ def alu2(op: Op, a: Node, b: Node) -> Node:
     return n
 
 
-def scalar_op(op: Op, a: Node, value: int | float, reflected: bool) -> Node:
+def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
+              memo: dict[tuple, tuple] | None = None) -> Node:
     """``a op value`` (``value op a`` if ``reflected``) for a Python int or float taken in
     a's dtype: the operators' fast path for the commonest node of all, with ``const`` and
-    the key's bookkeeping spelled out (a long chain of them costs only this per op)."""
+    the key's bookkeeping spelled out. With ``memo`` (an operator's own dict), what it
+    worked out for a keyed ``a`` is kept under ``(a.key, value, type(value))`` for
+    ``scalar_replay``."""
     t = type(value)
     dtype, device = a.dtype, a.device
-    c = _consts.get((t, value, dtype, device)) if t is int or (
-        t is float and value != 0.0 and value == value) else None
+    shared = t is int or (t is float and value != 0.0 and value == value)
+    c = _consts.get((t, value, dtype, device)) if shared else None
     if c is None:
         c = const(value, dtype, device)
     n = _new_node(Node)
@@ -267,14 +270,46 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool) -> Node:
         if leaves is not None:
             record = (op, ka, c.key, pattern, reflected)
             k = _keys.get(record)
-            n.key = k if k is not None else _intern(record)
+            n.key = k = k if k is not None else _intern(record)
             n.leaves = leaves
+            if memo is not None and shared:
+                if len(memo) >= MAX_SCALAR_MEMO:
+                    memo.clear()
+                memo[(ka, value, t)] = (op, reflected, c, pattern, k)
             return n
     n.key = n.leaves = None
     return n
 
 
+def scalar_replay(a: Node, m: tuple) -> Node | None:
+    """The node ``scalar_op`` would build, from what it kept in its memo for an ``a`` of the
+    same key and the same operand: one dict lookup per operator instead of three. The key
+    fixes a's dtype, shape, device and leaf pattern, so only the constant's place among a's
+    leaves is checked (None: it differs, build the long way)."""
+    op, reflected, c, p, k = m
+    leaves = a.leaves or (a,)
+    if p < len(leaves):
+        if leaves[p] is not c:
+            return None
+    elif c in leaves:           # (identity: Node has no __eq__)
+        return None
+    else:
+        leaves = leaves + (c,)
+    n = _new_node(Node)
+    n.op = "ALU"
+    n.srcs = (c, a) if reflected else (a, c)
+    n.arg = op
+    n.buffer = None
+    n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
+    n.depth = a.depth + 1
+    n.key = k
+    n.leaves = leaves
+    return n
+
+
 _new_node = object.__new__
+#: entries an operator's memo holds before it starts over (a 400-op chain needs 200 each)
+MAX_SCALAR_MEMO = 16384
 
 
 def cast(node: Node, dtype: DTypeLike) -> Node:
