@@ -51,3 +51,23 @@ def test_buffers_round_trip(device: str) -> None:
     assert out.dtype == np.uint8 and not out.flags.writeable
     np.testing.assert_array_equal(out[:data.nbytes].view(np.int32), data)
     assert buf.device is dev and buf.nbytes == data.nbytes
+
+
+def test_copy_out_of_a_byte_range(device: str) -> None:
+    """``copy_out(buf, start, stop, while_waiting)`` reads only those bytes and calls
+    ``while_waiting`` exactly once, also for an empty range; a range outside the buffer is a
+    ValueError naming the device."""
+    dev = registry.get(device)
+    data = np.arange(1000, dtype=np.int32)
+    buf = dev.alloc(data.nbytes)
+    dev.copy_in(buf, data)
+    calls: list[int] = []
+    for start, stop in ((0, None), (8, 12), (4 * 999, None), (40, 40), (0, 4000)):
+        out = dev.copy_out(buf, start, stop, lambda: calls.append(1))
+        want = data.view(np.uint8)[start:stop]
+        assert out.dtype == np.uint8 and not out.flags.writeable
+        np.testing.assert_array_equal(out, want)
+    assert len(calls) == 5
+    for start, stop in ((-4, None), (8, 4), (0, 4004)):
+        with pytest.raises(ValueError, match=device):
+            dev.copy_out(buf, start, stop)

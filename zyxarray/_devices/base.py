@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,6 +168,15 @@ class Program:
         raise NotImplementedError  # every device defines its own Program subclass
 
 
+def byte_range(buffer: Buffer, start: int, stop: int | None) -> tuple[int, int]:
+    """``copy_out``'s ``start:stop``, checked against the buffer's size."""
+    end = buffer.nbytes if stop is None else stop
+    if not 0 <= start <= end <= buffer.nbytes:
+        raise ValueError(f"copy_out: bytes {start}:{stop} of a {buffer.nbytes}-byte buffer "
+                         f"on device {buffer.device.name}")
+    return start, end
+
+
 class Device:
     """One device. Subclasses fill in the raw allocator, copies and the compiler."""
 
@@ -188,8 +198,13 @@ class Device:
         """Copy a contiguous host array into ``buffer`` (same byte size)."""
         raise NotImplementedError
 
-    def copy_out(self, buffer: Buffer) -> np.ndarray:
-        """The buffer's bytes as a read-only host uint8 array (waits for ``buffer.ready``)."""
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+        """Bytes ``start:stop`` of the buffer (all of it by default) as a read-only host
+        uint8 array; waits for ``buffer.ready``. ``while_waiting`` is called once the copy
+        is under way and before waiting for it (host work that would otherwise come after
+        the read: ``to_host`` frees the realized graph there); devices that read at once
+        call it first."""
         raise NotImplementedError
 
     # -- compute --------------------------------------------------------------------------

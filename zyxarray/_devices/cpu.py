@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import numpy as np
 from .. import _debug, _env
 from .._errors import CompileError
 from . import cache
-from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", "-fwrapv",
           "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing")
@@ -125,10 +126,16 @@ class CPUDevice(Device):
         src = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
         dst[:src.size] = src
 
-    def copy_out(self, buffer: Buffer) -> np.ndarray:
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
         buffer.ready.wait()
+        if while_waiting is not None:
+            while_waiting()
         view = buffer.handle[2]     # made once per block: clearing a flag costs more than a read
-        return view if view.size == buffer.nbytes else view[:buffer.nbytes]
+        if start == 0 and stop is None:
+            return view if view.size == buffer.nbytes else view[:buffer.nbytes]
+        start, stop = byte_range(buffer, start, stop)
+        return view[start:stop]
 
     def wrap_host(self, data: np.ndarray) -> Buffer:
         """A buffer over a contiguous host array's own memory (no copy; DLPack import)."""

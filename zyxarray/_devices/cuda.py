@@ -41,7 +41,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -51,7 +51,7 @@ import numpy as np
 from .. import _debug
 from .._errors import CompileError, DeviceError
 from . import cache
-from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 KERNEL_NAME = "zx_kernel"
 #: NVRTC options of every kernel. No fast math and no FMA contraction: results must match
@@ -396,39 +396,48 @@ class CUDADevice(Device):
         if _debug.enabled("memory"):
             _debug.log("memory", f"{self.name}: copy in {n} bytes (queued)")
 
-    def copy_out(self, buffer: Buffer) -> np.ndarray:
-        """The buffer's bytes as a read-only host uint8 array. Waits for ``buffer.ready``
-        only (an event, not the device), then reads through the read stream: through a small
-        pinned buffer up to ``SMALL_READ`` bytes, directly into pageable memory above, and
-        through two pinned staging buffers (DMA of one chunk overlaps the host copy of the
-        previous one) from ``STAGE_MIN`` bytes on."""
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+        """Bytes ``start:stop`` of the buffer as a read-only host uint8 array. Waits for
+        ``buffer.ready`` only (an event, not the device), then reads through the read
+        stream: through a small pinned buffer up to ``SMALL_READ`` bytes, directly into
+        pageable memory above, and through two pinned staging buffers (DMA of one chunk
+        overlaps the host copy of the previous one) from ``STAGE_MIN`` bytes on.
+        ``while_waiting`` runs once the first transfer is queued."""
+        start, stop = byte_range(buffer, start, stop)
         ready = buffer.ready
         if isinstance(ready, CUDAEvent):
             # the read stream waits on the device: one host synchronization per read, not two
             _runtime.streamWaitEvent(self.read_stream.ptr, ready.ptr, 0)
         else:
             ready.wait()
-        n = buffer.nbytes
+        n = stop - start
         out = np.empty(n, dtype=np.uint8)
         if n:
+            ptr = buffer.handle.ptr + start
             try:
                 if n >= STAGE_MIN:
-                    self._read_staged(out, buffer.handle.ptr, n)
+                    self._read_staged(out, ptr, n, while_waiting)
                 elif n <= SMALL_READ:
-                    self._read_small(out, buffer.handle.ptr, n)
+                    self._read_small(out, ptr, n, while_waiting)
                 else:
-                    _runtime.memcpyAsync(out.ctypes.data, buffer.handle.ptr, n, _MEMCPY_D2H,
+                    _runtime.memcpyAsync(out.ctypes.data, ptr, n, _MEMCPY_D2H,
                                          self.read_stream.ptr)
+                    if while_waiting is not None:
+                        while_waiting()
                     self.read_stream.synchronize()
             except Exception as e:
                 raise DeviceError(f"copy out of {n} bytes on device {self.name} failed: "
                                   f"{e}") from e
             if _debug.enabled("memory"):
                 _debug.log("memory", f"{self.name}: copy out {n} bytes")
+        elif while_waiting is not None:
+            while_waiting()
         out.flags.writeable = False
         return out
 
-    def _read_small(self, out: np.ndarray, ptr: int, n: int) -> None:
+    def _read_small(self, out: np.ndarray, ptr: int, n: int,
+                    meanwhile: Callable[[], object] | None) -> None:
         """A read of a few bytes (a scalar, a small result) through a pinned buffer: about 3
         microseconds less latency than a copy into pageable memory (H200)."""
         with self._stage_lock:
@@ -439,10 +448,13 @@ class CUDADevice(Device):
                     self._small = cupyx.empty_pinned((SMALL_READ,), np.uint8)
             small = self._small
             _runtime.memcpyAsync(small.ctypes.data, ptr, n, _MEMCPY_D2H, self.read_stream.ptr)
+            if meanwhile is not None:
+                meanwhile()
             self.read_stream.synchronize()
             out[:] = small[:n]
 
-    def _read_staged(self, out: np.ndarray, ptr: int, n: int) -> None:
+    def _read_staged(self, out: np.ndarray, ptr: int, n: int,
+                     meanwhile: Callable[[], object] | None) -> None:
         with self._stage_lock:
             if self._stage is None:
                 import cupyx
@@ -463,6 +475,8 @@ class CUDADevice(Device):
                 events[slot].record(stream)
                 if prev is not None:
                     self._unstage(out, prev)
+                elif meanwhile is not None:
+                    meanwhile()
                 prev = (slot, off, size)
             assert prev is not None
             self._unstage(out, prev)

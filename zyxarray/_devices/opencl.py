@@ -27,6 +27,7 @@ import hashlib
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ import numpy as np
 from .. import _debug, _env
 from .._errors import CompileError, DeviceError
 from . import cache
-from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 KERNEL_NAME = "zx_kernel"
 #: build options of every program (a device's ``build_options`` attribute overrides them)
@@ -395,18 +396,28 @@ class OpenCLDevice(Device):
         if _debug.enabled("memory"):
             _debug.log("memory", f"{self.name}: copy in {src.nbytes} bytes (queued)")
 
-    def copy_out(self, buffer: Buffer) -> np.ndarray:
-        """The buffer's bytes as a read-only host uint8 array. Waits for ``buffer.ready``
-        only (reads go through their own queue), then reads."""
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+        """Bytes ``start:stop`` of the buffer as a read-only host uint8 array. Waits for
+        ``buffer.ready`` only (reads go through their own queue), then reads."""
+        start, stop = byte_range(buffer, start, stop)
         buffer.ready.wait()
-        out = np.empty(buffer.nbytes, dtype=np.uint8)
-        if buffer.nbytes:
+        n = stop - start
+        out = np.empty(n, dtype=np.uint8)
+        if n:
             try:
-                _cl.enqueue_copy(self.read_queue, out, buffer.handle, is_blocking=True)
+                ev = _cl.enqueue_copy(self.read_queue, out, buffer.handle, src_offset=start,
+                                      is_blocking=False)
+                if while_waiting is not None:
+                    while_waiting()
+                    while_waiting = None
+                ev.wait()
             except _cl.Error as e:
-                raise self._transfer_error(e, "copy out", buffer.nbytes) from e
+                raise self._transfer_error(e, "copy out", n) from e
             if _debug.enabled("memory"):
-                _debug.log("memory", f"{self.name}: copy out {buffer.nbytes} bytes")
+                _debug.log("memory", f"{self.name}: copy out {n} bytes")
+        if while_waiting is not None:
+            while_waiting()
         out.flags.writeable = False
         return out
 

@@ -11,11 +11,12 @@ are scattered with ``ufunc.at``, which is valid because combining is associative
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 _REDUCE = {"ADD": np.add, "MUL": np.multiply, "MAX": np.maximum, "MIN": np.minimum,
            "OR": np.logical_or, "AND": np.logical_and}
@@ -293,8 +294,12 @@ class ReferenceDevice(Device):
         src = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
         buffer.handle[:src.size] = src
 
-    def copy_out(self, buffer: Buffer) -> np.ndarray:
-        view = buffer.handle[:buffer.nbytes].view()
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+        if while_waiting is not None:
+            while_waiting()
+        start, stop = byte_range(buffer, start, stop)
+        view = buffer.handle[start:stop].view()
         view.flags.writeable = False
         return view
 

@@ -28,7 +28,7 @@ from . import graph
 from .graph import Node
 from .lower import Canonical, canonicalize, lower, phases, scratch
 from .schedule import KernelPlan, LibraryStep, schedule
-from .view import contiguous_strides
+from .view import View, contiguous_strides
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
 # (deeper ones are realized as they grow), which needs a few frames per level.
@@ -301,35 +301,58 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
 
 def to_host(node: Node) -> np.ndarray:
     """The node's value as a host array (realizing it first). Views cost no kernel: a plain
-    strided view is a NumPy view of the buffer; masks and chains of views index on the host."""
+    strided view reads only the bytes it spans and is a NumPy view of them; masks and chains
+    of views read the whole buffer and index on the host.
+
+    The graph a read realizes is freed while the read's copy is in flight (the device's
+    ``copy_out(while_waiting=...)``), not before it is queued: a long chain's nodes cost
+    their deallocation in time the host would spend waiting anyway."""
     base = node.base()
     st = node.arg if node.op == "VIEW" else None
     masked = False
     for v in st or ():
         masked = masked or v.mask is not None
+    simple = st is not None and len(st) == 1 and not masked
+    if simple and node.size == 0:
+        return np.empty(node.shape, node.dtype)
     if base.op == "CONST":
         if not masked:
             return np.full(node.shape, base.arg, node.dtype)
         flat = np.full((1,), base.arg, node.dtype)
     else:
+        first, stop = _span(st[0]) if simple else (0, base.size)   # (elements it reads)
+        held: list[tuple[Node, ...]] = []
         if base.buffer is None:
+            held.append(base.srcs)          # (alive until the copy is queued)
             realize(base)
         assert base.buffer is not None
-        raw = base.device.copy_out(base.buffer)
-        flat = raw[:base.nbytes].view(base.dtype)
+        item = base.dtype.itemsize
+        try:
+            raw = base.device.copy_out(base.buffer, first * item, stop * item, held.clear)
+        finally:
+            held.clear()
+        flat = raw.view(base.dtype)
+        if simple:
+            v = st[0]
+            if v.strides == contiguous_strides(v.shape):
+                return flat.reshape(node.shape)
+            return np.lib.stride_tricks.as_strided(flat[v.offset - first:], node.shape,
+                                                   tuple(s * item for s in v.strides),
+                                                   writeable=False)
     if st is None:
         return flat.reshape(node.shape)
-    if len(st) == 1 and not masked:
-        v = st[0]
-        if v.strides == contiguous_strides(v.shape):
-            return flat[v.offset:v.offset + node.size].reshape(node.shape)
-        if node.size == 0:
-            return np.empty(node.shape, node.dtype)
-        item = base.dtype.itemsize
-        return np.lib.stride_tricks.as_strided(flat[v.offset:], node.shape,
-                                               tuple(s * item for s in v.strides),
-                                               writeable=False)
     return _gather_host(flat, st, node.shape, node.dtype)
+
+
+def _span(v: View) -> tuple[int, int]:
+    """The elements ``[first, stop)`` of its base that a (non-empty, unmasked) view reads."""
+    first = last = v.offset
+    for size, stride in zip(v.shape, v.strides):
+        if stride > 0:
+            last += (size - 1) * stride
+        else:
+            first += (size - 1) * stride
+    return first, last + 1
 
 
 def _gather_host(flat: np.ndarray, st: tuple, shape: tuple[int, ...], dtype: np.dtype

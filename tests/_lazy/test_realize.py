@@ -1,0 +1,83 @@
+"""Reading values back (``realize.to_host``): what a read copies and when the graph it
+realized is freed."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from zyxarray._devices import registry
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, device: str) -> list[tuple[int, int | None]]:
+    """Record the byte ranges the device's ``copy_out`` is asked for."""
+    dev = registry.get(device)
+    ranges: list[tuple[int, int | None]] = []
+    real = dev.copy_out
+
+    def copy_out(buffer: Any, start: int = 0, stop: int | None = None,
+                 while_waiting: Any = None) -> np.ndarray:
+        ranges.append((start, stop))
+        return real(buffer, start, stop, while_waiting)
+
+    monkeypatch.setattr(dev, "copy_out", copy_out)
+    return ranges
+
+
+@pytest.mark.parametrize("index", [5, -1, slice(10, 20), slice(None, None, 7),
+                                   slice(90, 10, -3), (slice(2, 4), slice(None, None, -1)),
+                                   (3, slice(1, 9, 2)), (slice(None), 0)])
+def test_a_view_reads_only_the_bytes_it_spans(device: str, monkeypatch: pytest.MonkeyPatch,
+                                              index: Any) -> None:
+    h = np.arange(100, dtype=np.float32)
+    shape = (10, 10) if isinstance(index, tuple) else (100,)
+    x = xp.asarray(h.reshape(shape), device=device) * 2     # (realized by the read below)
+    want = (h.reshape(shape) * 2)[index]
+    ranges = _spy(monkeypatch, device)
+    got = np.asarray(x[index])
+    np.testing.assert_array_equal(got, want)
+    (start, stop), = ranges
+    assert stop is not None
+    span = np.abs(np.arange(100).reshape(shape)[index]).ravel()
+    assert (start, stop) == (4 * int(span.min()), 4 * (int(span.max()) + 1))
+    np.testing.assert_array_equal(np.asarray(x), h.reshape(shape) * 2)
+
+
+def test_empty_and_masked_views(device: str) -> None:
+    h = np.arange(12.0).reshape(3, 4)
+    x = xp.asarray(h, device=device) + 1
+    assert np.asarray(x[2:2]).shape == (0, 4)
+    assert np.asarray(x[:, 5:]).shape == (3, 0)
+    padded = xp.concat([x, x[:1]], axis=0)        # (a masked view of x's buffer)
+    np.testing.assert_array_equal(np.asarray(padded[1:]), np.concatenate([h + 1, h[:1] + 1])[1:])
+
+
+def test_the_realized_graph_is_freed_while_the_copy_is_in_flight(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    dev = registry.get(device)
+    x = xp.asarray(np.arange(10.0), device=device)
+    y = x
+    for _ in range(50):
+        y = y * 0.5 + 1.0
+    inner = weakref.ref(y._node.srcs[0])
+    seen: list[tuple[bool, bool]] = []
+    real = dev.copy_out
+
+    def copy_out(buffer: Any, start: int = 0, stop: int | None = None,
+                 while_waiting: Any = None) -> np.ndarray:
+        def meanwhile() -> None:
+            before = inner() is not None
+            while_waiting()
+            seen.append((before, inner() is None))
+        return real(buffer, start, stop, meanwhile)
+
+    monkeypatch.setattr(dev, "copy_out", copy_out)
+    want = np.arange(10.0)
+    for _ in range(50):
+        want = want * 0.5 + 1.0
+    assert float(y[3]) == want[3]
+    assert seen == [(True, True)], "alive until the copy is queued, freed while it runs"
