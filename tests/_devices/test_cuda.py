@@ -202,6 +202,10 @@ def test_copy_edge_cases(gpu: Any) -> None:
         out = gpu.copy_out(big_buf)
         assert not out.flags.writeable
         np.testing.assert_array_equal(out, big)
+        calls: list[int] = []       # a range, on each path: the same bytes, one callback
+        part = gpu.copy_out(big_buf, n // 3, n - n // 5, lambda: calls.append(1))
+        np.testing.assert_array_equal(part, big[n // 3:n - n // 5])
+        assert calls == [1]
     with pytest.raises(ValueError, match="do not fit"):
         gpu.copy_in(gpu.alloc(4), np.zeros(2, np.float32))
     # device-to-device copies and zero fill

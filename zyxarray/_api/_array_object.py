@@ -271,11 +271,10 @@ class Array:
 
     # -- indexing -----------------------------------------------------------------------------
     def __getitem__(self, key: Any) -> Array:
-        from ._indexing import getitem
-        return getitem(self, key)
+        return (_ix or _indexing()).getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from ._indexing import setitem
+        setitem = (_ix or _indexing()).setitem
         # Exclusive: only this array refers to its node (2 = our attribute + the call's
         # argument), so no view or pending result can observe a write into its buffer.
         # (``x[:, ::-1] = x`` passes this very array as the value: not exclusive then)
@@ -613,6 +612,17 @@ def _elementwise() -> Any:
     from . import _elementwise_functions
     _ew = _elementwise_functions
     return _ew
+
+
+_ix: Any = None
+
+
+def _indexing() -> Any:
+    """The indexing module (imported on first use: it imports this one)."""
+    global _ix
+    from . import _indexing as module
+    _ix = module
+    return _ix
 
 
 _FAST = _fast_rules()

@@ -312,15 +312,15 @@ def to_host(node: Node) -> np.ndarray:
     masked = False
     for v in st or ():
         masked = masked or v.mask is not None
-    simple = st is not None and len(st) == 1 and not masked
-    if simple and node.size == 0:
+    simple = st[0] if st is not None and len(st) == 1 and not masked else None
+    if simple is not None and node.size == 0:
         return np.empty(node.shape, node.dtype)
     if base.op == "CONST":
         if not masked:
             return np.full(node.shape, base.arg, node.dtype)
         flat = np.full((1,), base.arg, node.dtype)
     else:
-        first, stop = _span(st[0]) if simple else (0, base.size)   # (elements it reads)
+        first, stop = _span(simple) if simple is not None else (0, base.size)  # (elements)
         held: list[tuple[Node, ...]] = []
         if base.buffer is None:
             held.append(base.srcs)          # (alive until the copy is queued)
@@ -332,12 +332,11 @@ def to_host(node: Node) -> np.ndarray:
         finally:
             held.clear()
         flat = raw.view(base.dtype)
-        if simple:
-            v = st[0]
-            if v.strides == contiguous_strides(v.shape):
+        if simple is not None:         # (one unmasked view: flat holds just what it spans)
+            if simple.strides == contiguous_strides(simple.shape):
                 return flat.reshape(node.shape)
-            return np.lib.stride_tricks.as_strided(flat[v.offset - first:], node.shape,
-                                                   tuple(s * item for s in v.strides),
+            return np.lib.stride_tricks.as_strided(flat[simple.offset - first:], node.shape,
+                                                   tuple(s * item for s in simple.strides),
                                                    writeable=False)
     if st is None:
         return flat.reshape(node.shape)
