@@ -406,12 +406,14 @@ class OpenCLDevice(Device):
         out = np.empty(n, dtype=np.uint8)
         if n:
             try:
+                # (a blocking copy returns sooner than waiting on the copy's event: 9 against
+                # 12 us for 4 bytes, NVIDIA's OpenCL on an H200)
                 ev = _cl.enqueue_copy(self.read_queue, out, buffer.handle, src_offset=start,
-                                      is_blocking=False)
+                                      is_blocking=while_waiting is None)
                 if while_waiting is not None:
                     while_waiting()
                     while_waiting = None
-                ev.wait()
+                    ev.wait()
             except _cl.Error as e:
                 raise self._transfer_error(e, "copy out", n) from e
             if _debug.enabled("memory"):

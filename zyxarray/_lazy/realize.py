@@ -328,7 +328,8 @@ def to_host(node: Node) -> np.ndarray:
         assert base.buffer is not None
         item = base.dtype.itemsize
         try:
-            raw = base.device.copy_out(base.buffer, first * item, stop * item, held.clear)
+            raw = base.device.copy_out(base.buffer, first * item, stop * item,
+                                       held.clear if held else None)
         finally:
             held.clear()
         flat = raw.view(base.dtype)
