@@ -35,33 +35,30 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
     def method(self: Array, other: Any) -> Any:
         node = self._node
         t = type(other)
+        n = None
         if t is float or t is int:
             m = memo.get((node.key, other, t))     # (no key: None, never stored)
             if m is not None:
                 n = g.scalar_replay(node, m)
-                if n is not None:
-                    out = _object_new(Array)
-                    out._node = n
-                    if n.depth > g.MAX_DEPTH:
-                        realize(n)
-                    return out
-        rule = _FAST.get((name, node.dtype, t))
-        if rule is not None:
+        if n is None:
+            rule = _FAST.get((name, node.dtype, t))
+            if rule is None:
+                return self._binop(name, other, reflected)
             op, lo, hi = rule
-            n = None
             if t is Array:      # one dtype and device, broadcast: as the functions do it
                 same = (_ew or _elementwise()).operands_fast(name, self, other)
-                if same is not None:
-                    n = g.alu2(op, *same[0])
-            elif lo is None or lo <= other <= hi:      # (else the long way raises)
+                if same is None:
+                    return self._binop(name, other, reflected)
+                n = g.alu2(op, *same[0])
+            elif lo is None or lo <= other <= hi:
                 n = g.scalar_op(op, node, other, reflected, memo)
-            if n is not None:
-                out = _object_new(Array)
-                out._node = n
-                if n.depth > g.MAX_DEPTH:
-                    realize(n)
-                return out
-        return self._binop(name, other, reflected)
+            else:               # (an int out of the dtype's range: the long way raises)
+                return self._binop(name, other, reflected)
+        out = _object_new(Array)
+        out._node = n
+        if n.depth > g.MAX_DEPTH:
+            realize(n)
+        return out
 
     method.__name__ = f"__{'r' if reflected else ''}{_DUNDER[name]}__"
     return method
