@@ -242,43 +242,34 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
               memo: dict[tuple, tuple] | None = None) -> Node:
     """``a op value`` (``value op a`` if ``reflected``) for a Python int or float taken in
     a's dtype: the operators' fast path for the commonest node of all, with ``const`` and
-    the key's bookkeeping spelled out. With ``memo`` (an operator's own dict), what it
-    worked out for a keyed ``a`` is kept under ``(a.key, value, type(value))`` for
-    ``scalar_replay``."""
+    the key's bookkeeping spelled out. A keyed result is built by ``scalar_replay`` from
+    what this works out; with ``memo`` (an operator's own dict) that is also kept under
+    ``(a.key, value, type(value))``, so the next operand of this key skips the work."""
     t = type(value)
     dtype, device = a.dtype, a.device
     shared = t is int or (t is float and value != 0.0 and value == value)
     c = _consts.get((t, value, dtype, device)) if shared else None
     if c is None:
         c = const(value, dtype, device)
-    n = _new_node(Node)
-    n.op = "ALU"
-    n.srcs = (c, a) if reflected else (a, c)
-    n.arg = op
-    n.buffer = None
-    n.dtype, n.shape, n.device = dtype, a.shape, device
-    n.depth = a.depth + 1
     ka = a.key
     if ka is not None:
-        leaves: tuple[Node, ...] | None = a.leaves or (a,)
-        assert leaves is not None
+        leaves = a.leaves or (a,)
         try:
             pattern = leaves.index(c)           # (identity: Node has no __eq__)
         except ValueError:
             pattern = len(leaves)
-            leaves = leaves + (c,) if pattern < MAX_KEYED_LEAVES else None
-        if leaves is not None:
+        if pattern < MAX_KEYED_LEAVES:
             record = (op, ka, c.key, pattern, reflected)
             k = _keys.get(record)
-            n.key = k = k if k is not None else _intern(record)
-            n.leaves = leaves
+            m = (op, reflected, c, pattern, k if k is not None else _intern(record))
             if memo is not None and shared:
                 if len(memo) >= MAX_SCALAR_MEMO:
                     memo.clear()
-                memo[(ka, value, t)] = (op, reflected, c, pattern, k)
+                memo[(ka, value, t)] = m
+            n = scalar_replay(a, m)
+            assert n is not None                # (m was made from a itself)
             return n
-    n.key = n.leaves = None
-    return n
+    return Node("ALU", (c, a) if reflected else (a, c), op, dtype, a.shape, device)
 
 
 def scalar_replay(a: Node, m: tuple) -> Node | None:
