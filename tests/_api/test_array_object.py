@@ -145,6 +145,46 @@ def test_dlpack(device: str) -> None:
     np.testing.assert_array_equal(np.asarray(x), a + 1)
 
 
+def test_exports_outlive_the_array(device: str) -> None:
+    """Memory handed out without a copy stays the reader's after the array that owned it is
+    collected: its buffer must not go back to the pool and be reused by the next result
+    (issue 12: ``a = np.from_dlpack(x * 3); b = np.from_dlpack(x + 100)`` left ``a``
+    equal to ``x + 100``)."""
+    import gc
+
+    base = np.arange(10, dtype=np.float32)
+    x = xp.asarray(base, device=device)
+    host = x.device.info.style == "loops"
+    kwargs = {} if host else {"device": "cpu"}
+
+    def exports() -> list:
+        return [np.from_dlpack(x * 3, **kwargs),                   # a fresh buffer
+                np.from_dlpack((x * 5).reshape(2, 5).T, **kwargs),  # a strided view of one
+                np.from_dlpack(x[1:] * 7, **kwargs),                # an offset one
+                np.asarray(x * 9), np.array(x * 11), (x * 13).__array__()]
+
+    got = exports()
+    gc.collect()
+    # the next results would take the freed buffers from the pool
+    churn = [x + 100 + i for i in range(8)]
+    for c in churn:
+        np.from_dlpack(c, **kwargs)
+    np.testing.assert_array_equal(got[0], base * 3)
+    np.testing.assert_array_equal(got[1], (base * 5).reshape(2, 5).T)
+    np.testing.assert_array_equal(got[2], base[1:] * 7)
+    np.testing.assert_array_equal(got[3], base * 9)
+    np.testing.assert_array_equal(got[4], base * 11)
+    np.testing.assert_array_equal(got[5], base * 13)
+    if host:
+        # the export shares memory (no copy) and keeps it: writes through it stay put
+        shared = np.from_dlpack(x * 2)
+        shared[0] = 42
+        del churn
+        gc.collect()
+        [np.from_dlpack(x - i) for i in range(4)]
+        assert shared[0] == 42 and shared[1] == 2
+
+
 def test_tolist_and_item(device: str) -> None:
     a = np.array([[1, 2], [3, 4]], np.int64)
     x = xp.asarray(a, device=device) * 2

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op
-from .._devices.base import Device
+from .._devices.base import Device, export_host
 from .._lazy import graph as g
 from .._lazy.realize import realize, to_host
 from . import _dtypes as dt
@@ -583,10 +583,10 @@ def _shared_host_view(node: g.Node) -> np.ndarray | None:
         node = g.from_host(to_host(node), node.device)
         base = node
     realize(base)
-    host_array = getattr(base.device, "host_array", None)
-    if base.buffer is None or host_array is None:
+    memory = export_host(base.buffer) if base.buffer is not None else None
+    if memory is None:
         return None
-    flat = host_array(base.buffer)[:base.nbytes].view(base.dtype)
+    flat = memory[:base.nbytes].view(base.dtype)
     if node.op != "VIEW":
         return flat.reshape(node.shape)
     st = node.arg

@@ -81,6 +81,34 @@ class Buffer:
                 self.device.pool.release(self.nbytes, self.handle)
 
 
+class _Owner:
+    """Owns a buffer for the NumPy arrays made over its memory (``export_host``): NumPy keeps
+    the object that lent an array its data as the array's ``base``, and every view and DLPack
+    capsule made from the array keeps that base, so the buffer cannot go back to its pool
+    while any of them lives."""
+
+    __slots__ = ("__array_interface__", "buffer")
+
+    def __init__(self, buffer: Buffer, memory: np.ndarray) -> None:
+        self.buffer = buffer
+        self.__array_interface__ = {"shape": (buffer.nbytes,), "typestr": "|u1",
+                                    "data": (memory.ctypes.data, False), "version": 3}
+
+
+def export_host(buffer: Buffer) -> np.ndarray | None:
+    """The buffer's bytes as a writable host uint8 array that keeps the buffer alive (None
+    where the device's memory is not the host's). Every array handed out of zyxarray without
+    a copy goes through here: a plain view of pooled memory would be recycled under its
+    reader once the array that owned the buffer is collected."""
+    host_array = getattr(buffer.device, "host_array", None)
+    if host_array is None:
+        return None
+    memory = host_array(buffer)
+    if buffer.nbytes == 0:
+        return np.empty(0, np.uint8)
+    return np.asarray(_Owner(buffer, memory))
+
+
 class MemoryPool:
     """A caching allocator: freed blocks are kept by size and reused.
 
