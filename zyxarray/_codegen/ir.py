@@ -310,13 +310,15 @@ class Builder:
     """Appends instructions, merging identical pure ones (common-subexpression elimination).
 
     The merge table is scoped like the loops: a value made inside a loop is forgotten at its
-    END, so nothing is ever reused out of scope.
+    END, so nothing is ever reused out of scope. ``remember``/``recall`` keep a caller's own
+    memo (an expression already lowered at some index) under the same scoping.
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.instrs: list[Instr] = []
         self._memo: list[dict[Instr, int]] = [{}]
+        self._named: list[dict[Any, int]] = [{}]
         self._ranges: list[int] = []
         self.buffers: list[tuple[np.dtype, bool]] = []
         self.n_ints = 0
@@ -362,6 +364,7 @@ class Builder:
         r = self.emit(Op.RANGE, INDEX, srcs, kind)
         self._ranges.append(r)
         self._memo.append({})
+        self._named.append({})
         return r
 
     def if_(self, cond: int) -> int:
@@ -369,13 +372,27 @@ class Builder:
         r = self.emit(Op.IF, None, (cond,))
         self._ranges.append(r)
         self._memo.append({})
+        self._named.append({})
         return r
 
     def end(self, r: int) -> None:
         assert self._ranges and self._ranges[-1] == r, "END must close the innermost scope"
         self._ranges.pop()
         self._memo.pop()
+        self._named.pop()
         self.emit(Op.END, None, (r,))
+
+    def recall(self, key: Any) -> int | None:
+        """The instruction ``remember`` stored under ``key`` in a scope still open, if any."""
+        for table in reversed(self._named):
+            hit = table.get(key)
+            if hit is not None:
+                return hit
+        return None
+
+    def remember(self, key: Any, index: int) -> None:
+        """Keep ``index`` under ``key`` until the innermost open scope ends."""
+        self._named[-1][key] = index
 
     # -- values -------------------------------------------------------------------------------
     def dtype(self, i: int) -> np.dtype:

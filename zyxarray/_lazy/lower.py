@@ -432,6 +432,20 @@ class _Lowerer:
         return list(reversed(out))
 
     def value(self, i: int, env: list[int]) -> int:
+        """The IR value of expression ``i`` at the domain point ``env``.
+
+        Memoized per (expression, point, lane, stash) in the builder's scopes: an expression
+        DAG that reuses a value (a Newton step reads x twice) is lowered once per use site
+        of the DAG, not once per path to it, so lowering is linear in the plan's size."""
+        key = (i, tuple(env), self.lane, self.stashed)
+        hit = self.b.recall(key)
+        if hit is not None:
+            return hit
+        out = self._value(i, env)
+        self.b.remember(key, out)
+        return out
+
+    def _value(self, i: int, env: list[int]) -> int:
         e: Expr = self.plan.exprs[i]
         b = self.b
         if i == self.stashed:        # computed once by the last reduction loop (``_stash``)
