@@ -140,11 +140,18 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return broadcast_shapes_of("broadcast_shapes", *(tuple(s) for s in shapes))
 
 
+# concat of more arrays than this writes each into its region instead of selecting per point
+CONCAT_FUSE_MAX = 4
+
+
 def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     """The arrays joined along ``axis`` (flattened first if None).
 
-    One kernel: each input is a masked view padded to the result's shape along ``axis``, and
-    a chain of selects on the position along that axis picks the input it belongs to.
+    A few arrays (at most ``CONCAT_FUSE_MAX``) join inside one kernel that fuses with their
+    producers and readers: each input is a masked view padded to the result's shape along
+    ``axis``, and a chain of selects on the position along that axis picks the input it
+    belongs to. More arrays make a ``CONCAT`` node: one kernel per input writes its region
+    of the result (a copy's work, one compiled kernel for any number of inputs).
     """
     arrays = list(arrays)
     if not arrays:
@@ -171,6 +178,9 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     total = sum(a.shape[ax] for a in arrays)
     shape = arrays[0].shape[:ax] + (total,) + arrays[0].shape[ax + 1:]
     device = arrays[0].device
+    parts = [a for a in arrays if a.shape[ax]]
+    if len(parts) > CONCAT_FUSE_MAX:
+        return Array._new(g.concat(tuple(g.cast(a._node, common.np) for a in parts), ax))
     position = g.broadcast(g.reshape(g.iota(total, device),
                                      (total,) + (1,) * (ndim - ax - 1)), shape)
     out: g.Node | None = None

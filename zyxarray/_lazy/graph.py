@@ -14,6 +14,9 @@ Node kinds (``Node.op``):
 - ``COPY``: ``srcs[0]`` on another device, moved here through the host.
 - ``SETITEM``: ``srcs`` (base, value); ``arg`` a ShapeTracker of the region of this node's
   (contiguous) layout that takes ``value`` (of the region's shape); elsewhere ``base``.
+- ``CONCAT``: ``srcs`` the parts; ``arg`` one ShapeTracker per part, the region of this
+  node's (contiguous) layout that it fills. Realized as one kernel per part, each writing
+  its region of one buffer.
 - ``LIBRARY``: ``arg`` is (op name, parameters as a sorted tuple of pairs): matmul, sort,
   FFT... computed by the device's library implementation, not by a generated kernel.
 - ``IOTA``: the int64 values ``0, 1, ..., n-1`` (shape ``(n,)``), computed from the index
@@ -320,6 +323,23 @@ def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
 
 def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:
     return Node("SETITEM", (base, value), region, base.dtype, base.shape, base.device)
+
+
+def concat(parts: tuple[Node, ...], axis: int) -> Node:
+    """``parts`` (of one dtype and rank, equal outside ``axis``) joined along ``axis``."""
+    first = parts[0]
+    total = sum(p.shape[axis] for p in parts)
+    shape = first.shape[:axis] + (total,) + first.shape[axis + 1:]
+    layout = View.contiguous(shape)
+    regions = []
+    start = 0
+    for p in parts:
+        n = p.shape[axis]
+        spec = [(0, 1, s) for s in shape]
+        spec[axis] = (start, 1, n)
+        regions.append((layout.slice(tuple(spec)),))
+        start += n
+    return Node("CONCAT", tuple(parts), tuple(regions), first.dtype, shape, first.device)
 
 
 def library(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: DTypeLike,

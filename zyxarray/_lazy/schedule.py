@@ -57,6 +57,9 @@ class KernelPlan:
     # ``schedule``): what depends only on the plan's structure may be kept here
     # (``canonicalize`` keeps its canonical form, by device name)
     memo: dict[Any, Any] | None = None
+    # the nodes whose expressions the plan inlined (set by ``build_plan``; the scheduler
+    # rebuilds the plan when one of them is to be stored by a kernel of its own after all)
+    inlined: set[int] | None = None
 
     @property
     def out_st(self) -> ShapeTracker:
@@ -80,6 +83,14 @@ class _Restart(Exception):
         self.domain, self.axes = domain, axes
 
 
+# An elementwise value that one kernel reads through two different views (a stencil's
+# shifted neighbours, both halves of a roll) is inlined again under the second view only if
+# its first inlining added at most this many expressions; a costlier one is stored once by a
+# kernel of its own and loaded. Without the bound a loop of stencil steps inlines each step
+# into every neighbour of the next, and the kernel grows exponentially with the steps.
+REUSE_INLINE_MAX = 16
+
+
 class _Builder:
     def __init__(self, plan: KernelPlan, materialize: set[int], root: Node) -> None:
         self.plan = plan
@@ -89,6 +100,8 @@ class _Builder:
         self.expr_index: dict[Expr, int] = {}
         self.load_index: dict[tuple[int, ShapeTracker], int] = {}
         self.unfusable: list[Node] = []
+        self.cost: dict[int, int] = {}      # elementwise node -> expressions it first added
+        self.inlined: set[int] = set()      # nodes whose expressions this plan holds
 
     def add(self, e: Expr) -> int:
         idx = self.expr_index.get(e)
@@ -134,14 +147,24 @@ class _Builder:
             return self.walk(src, compose(st, node.arg))
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
-        if node.op == "SETITEM":
+        if node.op == "SETITEM" or node.op == "CONCAT":
             self.unfusable.append(node)
             return self.load(node, st)
-        if node.op == "ALU":
+        if node.op == "ALU" or node.op == "CAST":
+            cost = self.cost.get(id(node))
+            if cost is not None and cost > REUSE_INLINE_MAX and node is not self.root:
+                self.unfusable.append(node)       # read through a second view: store it once
+                return self.load(node, st)
+            self.inlined.add(id(node))
+            before = len(plan.exprs)
             srcs = tuple(self.walk(s, st) for s in node.srcs)
-            return self.add(Expr("ALU", node.dtype, srcs, node.arg))
-        if node.op == "CAST":
-            return self.add(Expr("CAST", node.dtype, (self.walk(node.srcs[0], st),)))
+            if node.op == "ALU":
+                out = self.add(Expr("ALU", node.dtype, srcs, node.arg))
+            else:
+                out = self.add(Expr("CAST", node.dtype, srcs))
+            if cost is None:
+                self.cost[id(node)] = len(plan.exprs) - before
+            return out
         if node.op == "REDUCE":
             op, axes = node.arg
             src = node.srcs[0]
@@ -154,6 +177,7 @@ class _Builder:
             if (plan.axes == axes and src.shape == plan.domain
                     and st == (collapse_view(plan.domain, axes),)):
                 plan.fused.append(node)
+                self.inlined.add(id(node))
                 inner = self.walk(src, (View.contiguous(plan.domain),))
                 return self.add(Expr("REDUCE", node.dtype, (inner,), op))
             self.unfusable.append(node)
@@ -195,6 +219,7 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
         except _Restart as r:
             domain, axes, full = r.domain, r.axes, False
             continue
+        plan.inlined = b.inlined
         return plan, b.unfusable
 
 
@@ -223,6 +248,17 @@ def build_plans(node: Node, materialize: set[int]
             if not base.realized and base.op not in ("CONST",):
                 needs.append(base)
         return [LibraryStep(node, name, dict(params), inputs, needs)], needs
+    if node.op == "CONCAT":
+        # one kernel per part, each writing its region of one buffer (the first allocates
+        # it): the work of a copy, and one compiled kernel for any number of parts
+        steps: list[KernelPlan | LibraryStep] = []
+        unfusable = []
+        for part, region in zip(node.srcs, node.arg):
+            plan, u = build_plan(node, materialize, root=part, out_view=region)
+            plan.into = bool(steps)
+            steps.append(plan)
+            unfusable += u
+        return steps, unfusable
     if node.op != "SETITEM":
         plan, unfusable = build_plan(node, materialize)
         return [plan], unfusable
@@ -381,37 +417,54 @@ class _Template:
 
 
 def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
+    """Plan every node that must be stored: the targets, and whatever their plans cannot
+    inline (unfusable nodes, reductions that two kernels would both compute, values read
+    through a second view at a cost). Each node is planned once; a plan is rebuilt only when
+    a node it inlined turns out to need a kernel of its own, so the work is linear in the
+    graph (a chain of K writes makes K plans, not K(K+1)/2)."""
     materialize = {id(t) for t in targets}
-    nodes = {id(t): t for t in targets}
-    while True:
-        plans: dict[int, list[KernelPlan | LibraryStep]] = {}
-        fused_by: dict[int, int] = {}
-        grow: list[Node] = []
-        pending = list(nodes.values())
-        while pending:
-            n = pending.pop()
-            if id(n) in plans:
-                continue
-            node_plans, unfusable = build_plans(n, materialize)
-            plans[id(n)] = node_plans
-            for plan in node_plans:
-                for r in plan.fused:
-                    fused_by[id(r)] = fused_by.get(id(r), 0) + 1
-                    if fused_by[id(r)] > 1:
-                        grow.append(r)
-                for dep in plan.needs:
-                    if id(dep) not in materialize:
-                        grow.append(dep)
-            for dep in unfusable:
-                if id(dep) not in materialize:
-                    grow.append(dep)
-        grow = [g for g in grow if id(g) not in materialize and not g.realized]
-        if not grow:
-            break
+    plans: dict[int, list[KernelPlan | LibraryStep]] = {}
+    owner: dict[int, Node] = {}
+    inlined_by: dict[int, set[int]] = {}    # node -> the planned nodes whose plans inline it
+    pending = list(targets)
+    while pending:
+        n = pending.pop()
+        if id(n) in plans or n.realized:
+            continue
+        node_plans, unfusable = build_plans(n, materialize)
+        plans[id(n)] = node_plans
+        owner[id(n)] = n
+        grow = list(unfusable)
+        fused = [id(r) for plan in node_plans for r in plan.fused]
+        for plan in node_plans:
+            grow += plan.needs
+            for i in _inlined(plan):
+                inlined_by.setdefault(i, set()).add(id(n))
+        for plan in node_plans:
+            for r in plan.fused:
+                # two kernels would both compute it
+                if len(inlined_by[id(r)]) > 1 or fused.count(id(r)) > 1:
+                    grow.append(r)
         for g in grow:
+            if id(g) in materialize or g.realized:
+                continue
             materialize.add(id(g))
-            nodes[id(g)] = g
+            pending.append(g)
+            for user in inlined_by.pop(id(g), ()):   # plans that inlined it: rebuild them
+                stale = plans.pop(user, None)
+                if stale is None:
+                    continue
+                for plan in stale:
+                    for i in _inlined(plan):
+                        users = inlined_by.get(i)
+                        if users is not None:
+                            users.discard(user)
+                pending.append(owner[user])
     return _order(plans)
+
+
+def _inlined(plan: KernelPlan | LibraryStep) -> set[int]:
+    return (plan.inlined or set()) if isinstance(plan, KernelPlan) else set()
 
 
 def _order(plans: dict[int, list[KernelPlan | LibraryStep]]) -> list[KernelPlan | LibraryStep]:
