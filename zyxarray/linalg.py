@@ -7,6 +7,8 @@ names.
 
 from __future__ import annotations
 
+from numpy.linalg import LinAlgError  # raised by the decompositions, as NumPy's are
+
 from ._api._linalg_functions import (
                                      cholesky,
                                      cross,
@@ -34,8 +36,8 @@ from ._api._linalg_functions import (
 from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
-    "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
-    "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
-    "vector_norm",
+    "LinAlgError", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+    "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "tensordot", "trace", "vecdot", "vector_norm",
 ]

@@ -240,3 +240,32 @@ def test_one_integer_key(device: str) -> None:
             x[bad]
     with pytest.raises(IndexError):
         xp.asarray(1.0, device=device)[0]
+
+
+def test_out_of_bounds_index_arrays_raise_from_the_call(device: str) -> None:
+    """An out-of-bounds device index array used to raise only when the result was observed;
+    after a failed ``x[idx] = v`` every later read of ``x`` raised. NumPy raises from the
+    call and leaves ``x`` as it was."""
+    h = np.arange(12.0).reshape(3, 4)
+    x = xp.asarray(h, device=device)
+
+    def idx(*values: int) -> Any:
+        return xp.asarray(list(values), device=device)
+
+    for call, match in [
+        (lambda: x[idx(0, 3)], "index 3 is out of bounds for axis 0 with size 3"),
+        (lambda: x[idx(-4)], "index -4 is out of bounds for axis 0 with size 3"),
+        (lambda: x[..., idx(1, 4)], "index 4 is out of bounds for axis 1 with size 4"),
+        (lambda: x[None, 1:, idx(9)], "axis 1 with size 4"),
+        (lambda: x.__setitem__(idx(7), 1.0), "index 7 is out of bounds"),
+        (lambda: xp.take(x, idx(5), axis=1), "index 5 is out of bounds for axis 1"),
+        (lambda: xp.take_along_axis(x, xp.asarray([[4]], device=device), axis=1),
+         "out of bounds"),
+    ]:
+        with pytest.raises(IndexError, match=match):
+            call()
+    assert_close(x, h)
+    assert_close(x[idx(2, -1), idx(3, 0)], h[[2, -1], [3, 0]])
+    x[idx(0)] = -1.0
+    h[[0]] = -1.0
+    assert_close(x, h)

@@ -311,8 +311,24 @@ def test_errors(device: str) -> None:
         linalg.trace(xp.asarray(np.eye(2, dtype=bool), device=device))
 
 
-def test_singular_matrix_raises_when_computed(device: str) -> None:
-    # the standard leaves this open; like NumPy, LinAlgError (when the value is computed)
-    singular = linalg.inv(xp.zeros((2, 2), device=device))
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda x: linalg.cholesky(x), id="cholesky-not-positive-definite"),
+    pytest.param(lambda x: linalg.inv(x - x), id="inv-singular"),
+    pytest.param(lambda x: linalg.solve(x - x, x[0]), id="solve-singular"),
+    pytest.param(lambda x: linalg.matrix_power(x - x, -2), id="matrix_power-singular"),
+    pytest.param(lambda x: linalg.svd(x * xp.nan), id="svd-nan"),
+    pytest.param(lambda x: linalg.pinv(x * xp.nan), id="pinv-nan"),
+])
+def test_a_failing_factorization_raises_from_its_call(device: str, call: Any) -> None:
+    """NumPy raises LinAlgError from the call (scikit-learn catches it around the call);
+    the error used to surface at a later, unrelated observation, and cuda returned NaN.
+    Nothing is lost: the input and unrelated pending work still compute."""
+    x = xp.asarray([[1.0, 2.0], [2.0, 1.0]], device=device)   # symmetric, not definite
+    pending = x * 2 + 1
     with pytest.raises(np.linalg.LinAlgError):
-        np.asarray(singular)
+        call(x)
+    assert issubclass(linalg.LinAlgError, np.linalg.LinAlgError)
+    assert_close(pending, np.array([[3.0, 5.0], [5.0, 3.0]]))
+    assert_close(x, np.array([[1.0, 2.0], [2.0, 1.0]]))
+    assert_close(linalg.cholesky(x + 3 * xp.eye(2, device=device)),
+                 np.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 4.0]])), rtol=1e-12)

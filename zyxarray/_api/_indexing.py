@@ -4,7 +4,9 @@ for reading and for writing.
 Layer: ``_api``. Basic keys read through a VIEW node and write through a SETITEM node (a
 functional update: earlier views and results keep their values). Keys with arrays (NumPy's
 advanced indexing) are LIBRARY gathers and scatters; a boolean mask is turned into integer
-indices first, which realizes it (the result's shape depends on its values).
+indices first, which realizes it (the result's shape depends on its values). Integer index
+arrays are checked against their axis by the call (``check_bounds``), so an out-of-bounds
+index raises NumPy's IndexError there and the array indexed into is left as it was.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .._codegen.ir import Op
 from .._lazy import graph as g
-from .._lazy.realize import write_region
+from .._lazy.realize import to_host, write_region
 from .._lazy.view import View
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
@@ -90,6 +93,48 @@ def _is_array_key(k: Any) -> bool:
     return isinstance(k, (list, bool, np.bool_))
 
 
+def check_bounds(name: str, index: g.Node, size: int, axis: int) -> None:
+    """IndexError (NumPy's message) if some value of the int64 ``index`` lies outside
+    ``[-size, size)``. Computed now, so the call that made the index raises: on host memory
+    with NumPy on the index's own buffer, elsewhere as one reduction on the device."""
+    if index.size == 0:
+        return
+    host_memory = hasattr(index.device, "host_array")
+    if not host_memory:
+        lo = g.alu(Op.CMPLT, index, broadcast_node(g.const(-size, np.int64, index.device),
+                                                   index.shape), dtype=np.bool_)
+        hi = g.alu(Op.CMPLE, broadcast_node(g.const(size, np.int64, index.device),
+                                            index.shape), index, dtype=np.bool_)
+        flat = g.reshape(g.alu(Op.OR, lo, hi), (index.size,))
+        if not bool(to_host(g.reduce(flat, Op.MAX, (0,)))[0]):
+            return
+    values = to_host(index)
+    bad = (values < -size) | (values >= size)
+    if bad.any():
+        raise IndexError(f"{name}: index {int(values[bad].flat[0])} is out of bounds for "
+                         f"axis {axis} with size {size}")
+
+
+def _consumed(k: Any) -> int:
+    """How many axes of the indexed array one item of a key consumes (Ellipsis: none here)."""
+    if k is None or k is Ellipsis:
+        return 0
+    if _is_array_key(k):
+        a = k if isinstance(k, Array) else np.asarray(k)
+        return a.ndim if a.dtype.kind == "b" else 1
+    return 1
+
+
+def _axes_of(x: Array, items: list[Any]) -> list[int]:
+    """The first axis of ``x`` that each item of a key indexes."""
+    rest = x.ndim - sum(_consumed(k) for k in items)
+    out, axis = [], 0
+    for k in items:
+        out.append(axis)
+        axis += rest if k is Ellipsis else _consumed(k)
+    return out
+
+
 def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple[int, ...]]:
     """(a hashable key template, the int64 index nodes it refers to, the result's shape)."""
     from ._creation_functions import asarray
@@ -101,7 +146,8 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
     nodes: list[g.Node] = []
     dummy: list[Any] = []
     masks: list[Any] = []      # the key with masks kept as (empty) masks, for NumPy's checks
-    for k in items:
+    checks: list[tuple[g.Node, int]] = []     # (device index array, item position)
+    for position, k in enumerate(items):
         if k is None:
             template.append(("n",))
             dummy.append(None)
@@ -131,6 +177,8 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
                 raise IndexError(f"{name}: arrays used as indices must be of integer or "
                                  f"boolean type, got {arr.dtype.name}")
             nodes.append(g.cast(arr._node, np.int64))
+            if isinstance(k, Array):
+                checks.append((nodes[-1], position))
             template.append(("a", len(nodes) - 1))
             # host keys are known now: NumPy checks their bounds here, not at observation
             dummy.append(np.zeros(arr.shape, np.intp) if isinstance(k, Array) else
@@ -151,6 +199,10 @@ def _advanced(name: str, x: Array, key: Any) -> tuple[tuple, list[g.Node], tuple
         shape = np.broadcast_to(np.empty((), np.bool_), x.shape)[tuple(dummy)].shape
     except IndexError as e:
         raise IndexError(f"{name}: {e} (array of shape {x.shape})") from None
+    if checks:
+        axes = _axes_of(x, items)
+        for node, position in checks:
+            check_bounds(name, node, x.shape[axes[position]], axes[position])
     return tuple(template), nodes, tuple(shape)
 
 

@@ -1,7 +1,8 @@
 """Indexing functions: take and take_along_axis.
 
 Layer: ``_api``. Both are LIBRARY nodes (a gather on the device's library table); their
-output shapes are known from the operands' shapes, so they stay lazy.
+output shapes are known from the operands' shapes, so they stay lazy. The indices are
+checked against the axis by the call (``_indexing.check_bounds``), as NumPy checks them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from . import _dtypes as dt
 from ._array_object import Array
 from ._creation_functions import asarray
 from ._elementwise_functions import device_of
+from ._indexing import check_bounds
 from ._manipulation_functions import normalize_axis
 
 
@@ -40,8 +42,9 @@ def take(x: Array, indices: Any, /, axis: int | None = None) -> Array:
     if x.shape[ax] == 0 and idx.size:
         raise IndexError(f"take: cannot take from an empty axis {ax} of shape {x.shape}")
     shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
-    node = g.library("take", (x._node, g.cast(idx._node, dt.int64.np)), {"axis": ax},
-                     x.dtype.np, shape)
+    index = g.cast(idx._node, dt.int64.np)
+    check_bounds("take", index, x.shape[ax], ax)
+    node = g.library("take", (x._node, index), {"axis": ax}, x.dtype.np, shape)
     return Array._new(node)
 
 
@@ -61,6 +64,8 @@ def take_along_axis(x: Array, indices: Any, /, axis: int = -1) -> Array:
         else:
             raise ValueError(f"take_along_axis: shapes {x.shape} and {idx.shape} do not "
                              f"broadcast outside axis {ax}")
-    node = g.library("take_along_axis", (x._node, g.cast(idx._node, dt.int64.np)),
-                     {"axis": ax}, x.dtype.np, tuple(shape))
+    index = g.cast(idx._node, dt.int64.np)
+    check_bounds("take_along_axis", index, x.shape[ax], ax)
+    node = g.library("take_along_axis", (x._node, index), {"axis": ax}, x.dtype.np,
+                     tuple(shape))
     return Array._new(node)

@@ -10,6 +10,9 @@ Two kinds of function:
   memory (``_devices/library/linalg.py``). A decomposition with several results is one
   node whose packed result is split into views (``_split``), so one LAPACK call serves
   every result. (eig and eigvals are in the 2025.12 text, though not in its ``__all__``.)
+  Those that can fail on the values they are given (a singular matrix, one that is not
+  positive definite, NaN that stops an iteration) are computed by the call (``_now``), so
+  the ``LinAlgError`` is raised there, as NumPy raises it, on every device.
 - Everything that is arithmetic is built from graph ops, so it fuses with its producers and
   consumers: outer (a broadcast multiply), cross (slices, multiplies and a concat),
   diagonal (a strided view: no copy), trace (a sum over that view), vector_norm and
@@ -33,6 +36,7 @@ import numpy as np
 
 from .._codegen.ir import Op
 from .._lazy import graph as g
+from .._lazy.realize import realize
 from .._lazy.view import View
 from . import _dtypes as dt
 from . import _statistical_functions as stats
@@ -120,10 +124,19 @@ def _split(packed: g.Node, parts: list[tuple[tuple[int, ...], dt.DType]]) -> lis
 
 
 def _packed(name: str, x: Array, params: dict[str, Any], dtype: dt.DType,
-            parts: list[tuple[tuple[int, ...], dt.DType]]) -> list[Array]:
+            parts: list[tuple[tuple[int, ...], dt.DType]], now: bool = True) -> list[Array]:
     total = sum(math.prod(shape) for shape, _ in parts)
     node = g.library(name, (x._node,), params, dtype.np, (total,))
-    return _split(node, parts)
+    return _split(_now(node) if now else node, parts)
+
+
+def _now(node: g.Node) -> g.Node:
+    """``node`` computed now. Code such as scikit-learn's ``except LinAlgError:`` around a
+    factorization relies on the call raising, as NumPy's does; computed later, the error
+    would surface at some unrelated observation. (Inputs are realized for a library op
+    anyway, so this costs the op's laziness, not extra work.)"""
+    realize(node)
+    return node
 
 
 def _reduce(node: g.Node, op: Op, axes: tuple[int, ...], keepdims: bool) -> g.Node:
@@ -176,10 +189,10 @@ def _diagonal(node: g.Node, offset: int) -> g.Node:
 # -- decompositions and solvers (LIBRARY nodes) -----------------------------------------------
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The lower (or, if ``upper``, upper) Cholesky factor of each Hermitian positive-definite
-    matrix. NumPy's LinAlgError surfaces when the value is computed."""
+    matrix; ``LinAlgError`` (from this call) where one is not positive definite."""
     x = _matrices("cholesky", x, square=True)
-    return Array._new(g.library("cholesky", (x._node,), {"upper": bool(upper)}, x.dtype.np,
-                                x.shape))
+    return Array._new(_now(g.library("cholesky", (x._node,), {"upper": bool(upper)},
+                                     x.dtype.np, x.shape)))
 
 
 def det(x: Array, /) -> Array:
@@ -193,7 +206,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     x = _matrices("slogdet", x, square=True)
     batch = x.shape[:-2]
     sign, logabsdet = _packed("slogdet", x, {}, x.dtype,
-                              [(batch, x.dtype), (batch, _real_of(x.dtype))])
+                              [(batch, x.dtype), (batch, _real_of(x.dtype))], now=False)
     return SlogdetResult(sign, logabsdet)
 
 
@@ -208,8 +221,8 @@ def eigh(x: Array, /) -> EighResult:
 def eigvalsh(x: Array, /) -> Array:
     """Eigenvalues (real, ascending) of each Hermitian matrix."""
     x = _matrices("eigvalsh", x, square=True)
-    return Array._new(g.library("eigvalsh", (x._node,), {}, _real_of(x.dtype).np,
-                                x.shape[:-1]))
+    return Array._new(_now(g.library("eigvalsh", (x._node,), {}, _real_of(x.dtype).np,
+                                     x.shape[:-1])))
 
 
 def eig(x: Array, /) -> EigResult:
@@ -223,14 +236,14 @@ def eig(x: Array, /) -> EigResult:
 def eigvals(x: Array, /) -> Array:
     """Eigenvalues of each square matrix, always complex."""
     x = _matrices("eigvals", x, square=True)
-    return Array._new(g.library("eigvals", (x._node,), {}, _complex_of(x.dtype).np,
-                                x.shape[:-1]))
+    return Array._new(_now(g.library("eigvals", (x._node,), {}, _complex_of(x.dtype).np,
+                                     x.shape[:-1])))
 
 
 def inv(x: Array, /) -> Array:
-    """The inverse of each square matrix (LinAlgError for a singular one when computed)."""
+    """The inverse of each square matrix (``LinAlgError`` from this call for a singular one)."""
     x = _matrices("inv", x, square=True)
-    return Array._new(g.library("inv", (x._node,), {}, x.dtype.np, x.shape))
+    return Array._new(_now(g.library("inv", (x._node,), {}, x.dtype.np, x.shape)))
 
 
 def _rtol_array(name: str, rtol: Array, x: Array) -> tuple[tuple[int, ...], g.Node]:
@@ -253,10 +266,10 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
         xn = broadcast_node(x._node, batch + (m, n))
         node = g.library("pinv", (xn, broadcast_node(r, batch)), {"rtol": None}, x.dtype.np,
                          batch + (n, m))
-        return Array._new(node)
+        return Array._new(_now(node))
     params = {"rtol": None if rtol is None else float(rtol)}
-    return Array._new(g.library("pinv", (x._node,), params, x.dtype.np,
-                                x.shape[:-2] + (n, m)))
+    return Array._new(_now(g.library("pinv", (x._node,), params, x.dtype.np,
+                                     x.shape[:-2] + (n, m))))
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
@@ -266,8 +279,9 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     *batch, m, n = x.shape
     k = min(m, n) if mode == "reduced" else m
+    # (Householder QR cannot fail: it stays lazy)
     q, r = _packed("qr", x, {"mode": mode}, x.dtype,
-                   [((*batch, m, k), x.dtype), ((*batch, k, n), x.dtype)])
+                   [((*batch, m, k), x.dtype), ((*batch, k, n), x.dtype)], now=False)
     return QRResult(q, r)
 
 
@@ -293,7 +307,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
         shape = broadcast_shapes("solve", a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
     node = g.library("solve", (g.cast(a._node, common.np), g.cast(b._node, common.np)), {},
                      common.np, shape)
-    return Array._new(node)
+    return Array._new(_now(node))
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
@@ -313,8 +327,8 @@ def svdvals(x: Array, /) -> Array:
     """The singular values of each matrix (real, descending)."""
     x = _matrices("svdvals", x)
     k = min(x.shape[-2:])
-    return Array._new(g.library("svdvals", (x._node,), {}, _real_of(x.dtype).np,
-                                x.shape[:-2] + (k,)))
+    return Array._new(_now(g.library("svdvals", (x._node,), {}, _real_of(x.dtype).np,
+                                     x.shape[:-2] + (k,))))
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:

@@ -21,6 +21,14 @@ def _cp() -> Any:
     return cupy
 
 
+def _reporting() -> Any:
+    """CuPy's linalg checks the factorization's status on the device and raises NumPy's
+    ``LinAlgError`` (it returns NaN by default): a singular matrix, one that is not positive
+    definite, an iteration that did not converge fail as they do with NumPy."""
+    import cupyx
+    return cupyx.errstate(linalg="raise")
+
+
 @device_impl("cuda", "matmul")
 def matmul(a: Any, b: Any, *, out: Any) -> None:
     if out.size == 0:
@@ -32,8 +40,9 @@ def matmul(a: Any, b: Any, *, out: Any) -> None:
     cp.matmul(a, b, out=out)
 
 
+# (CuPy's sorts are stable whatever ``stable`` asks: a stable sort is a valid unstable one)
 @device_impl("cuda", "sort")
-def sort(x: Any, *, out: Any, axis: int, descending: bool) -> None:
+def sort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
     cp = _cp()
@@ -44,7 +53,7 @@ def sort(x: Any, *, out: Any, axis: int, descending: bool) -> None:
 
 
 @device_impl("cuda", "argsort")
-def argsort(x: Any, *, out: Any, axis: int, descending: bool) -> None:
+def argsort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
     # CuPy's argsort is a stable radix/merge sort along the axis (NaN last, as NumPy)
@@ -114,7 +123,8 @@ def _pack(out: Any, *parts: Any) -> None:
 @device_impl("cuda", "inv")
 def inv(x: Any, *, out: Any) -> None:
     if out.size:
-        out[...] = _cp().linalg.inv(x)
+        with _reporting():
+            out[...] = _cp().linalg.inv(x)
 
 
 @device_impl("cuda", "solve")
@@ -125,7 +135,8 @@ def solve(a: Any, b: Any, *, out: Any) -> None:
             batch = cp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
             a = cp.broadcast_to(a, batch + a.shape[-2:])
             b = cp.broadcast_to(b, batch + b.shape[-2:])
-        out[...] = cp.linalg.solve(a, b)
+        with _reporting():
+            out[...] = cp.linalg.solve(a, b)
 
 
 @device_impl("cuda", "det")
@@ -144,21 +155,24 @@ def slogdet(x: Any, *, out: Any) -> None:
 @device_impl("cuda", "cholesky")
 def cholesky(x: Any, *, out: Any, upper: bool) -> None:
     if out.size:
-        low = _cp().linalg.cholesky(x)
+        with _reporting():
+            low = _cp().linalg.cholesky(x)
         out[...] = low.swapaxes(-1, -2).conj() if upper else low
 
 
 @device_impl("cuda", "eigh")
 def eigh(x: Any, *, out: Any) -> None:
     if out.size:
-        w, v = _cp().linalg.eigh(x)
+        with _reporting():
+            w, v = _cp().linalg.eigh(x)
         _pack(out, w, v)
 
 
 @device_impl("cuda", "eigvalsh")
 def eigvalsh(x: Any, *, out: Any) -> None:
     if out.size:
-        out[...] = _cp().linalg.eigvalsh(x)
+        with _reporting():
+            out[...] = _cp().linalg.eigvalsh(x)
 
 
 @device_impl("cuda", "qr")
@@ -171,11 +185,13 @@ def qr(x: Any, *, out: Any, mode: str) -> None:
 @device_impl("cuda", "svd")
 def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
     if out.size:
-        u, s, vh = _cp().linalg.svd(x, full_matrices=full_matrices)
+        with _reporting():
+            u, s, vh = _cp().linalg.svd(x, full_matrices=full_matrices)
         _pack(out, u, s, vh)
 
 
 @device_impl("cuda", "svdvals")
 def svdvals(x: Any, *, out: Any) -> None:
     if out.size:
-        out[...] = _cp().linalg.svd(x, compute_uv=False)
+        with _reporting():
+            out[...] = _cp().linalg.svd(x, compute_uv=False)
