@@ -1,7 +1,15 @@
 """The cpu device: a compiler failure is a CompileError with the source and the log; the
-on-disk cache serves repeated compiles and survives a corrupt entry."""
+on-disk cache serves repeated compiles and survives a corrupt entry; an interrupted compile
+leaves no compiler running and no file behind."""
 
 from __future__ import annotations
+
+import os
+import signal
+import stat
+import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -70,3 +78,51 @@ def test_generated_kernels_compile(device: str) -> None:
               xp.where(x > 0, x, 0.0), xp.astype(x * 100, xp.int16) >> 2, xp.std(x, axis=1)):
         for k in xp.explain(e):
             cpu.compile(render(k.ir, "c"), k.ir)
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_an_interrupted_compile_ends_the_compiler_and_leaves_no_file(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Ctrl-C during a compile left the compiler (and what it started) running and its
+    temporary files in the cache directory."""
+    cpu = registry.get("cpu")
+    pids = tmp_path / "pids"
+    slow = tmp_path / "slow-cc"
+    # a "compiler" that starts a child of its own, as cc starts cc1, and waits for it
+    slow.write_text(f"#!/bin/sh\nsleep 60 &\necho $$ $! > {pids}\nwait\n")
+    slow.chmod(slow.stat().st_mode | stat.S_IEXEC)
+    directory = cache.directory("cpu")
+    before = set(os.listdir(directory))
+
+    def interrupt() -> None:
+        for _ in range(500):
+            if pids.exists() and pids.read_text().strip():
+                break
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)   # as Ctrl-C does
+
+    original = cpu.cc
+    cpu.cc = str(slow)
+    timer = threading.Thread(target=interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cpu.compile(_fresh_source(request.node.nodeid), None)
+    finally:
+        cpu.cc = original
+        timer.join()
+    shell, child = (int(p) for p in pids.read_text().split())
+    deadline = time.monotonic() + 5
+    while (_alive(shell) or _alive(child)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(shell) and not _alive(child), "the compiler is still running"
+    assert set(os.listdir(directory)) == before, "a temporary file was left in the cache"

@@ -9,8 +9,10 @@ the calling thread (OpenMP inside), so every launch is complete when it returns.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -171,19 +173,40 @@ class CPUDevice(Device):
     def _run_compiler(self, source: str) -> Path:
         src = cache.temp_path("cpu", ".c")
         out = src.with_suffix(".so")
-        src.write_text(source)
         cmd = [self.cc, *CFLAGS, "-o", str(out), str(src), "-lm"]
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            src.write_text(source)
+            returncode, log = _run_to_the_end(cmd)
+        except BaseException:
+            cache.remove(out)       # interrupted (Ctrl-C): nothing is left in the cache
+            raise
+        finally:
+            cache.remove(src)
         self.compiles += 1
-        cache.remove(src)
-        if proc.returncode != 0:
+        if returncode != 0:
             cache.remove(out)
             raise CompileError("the cpu device's C compiler rejected a generated kernel",
-                               source, proc.stderr + proc.stdout, " ".join(cmd), "cpu")
+                               source, log, " ".join(cmd), "cpu")
         _debug.log("compile", f"cpu: compiled in {1e3 * (time.perf_counter() - t0):.1f} ms: "
                               f"{' '.join(cmd)}")
         return out
+
+
+def _run_to_the_end(cmd: list[str]) -> tuple[int, str]:
+    """Run a compiler: (exit status, its output). The compiler runs in a process group of
+    its own, so an interruption (KeyboardInterrupt, any exception in the wait) kills it and
+    every process it started (cc1, as, ld) instead of leaving them running."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        log, _ = proc.communicate()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return proc.returncode, log
 
 
 def discover() -> tuple[list[Device], list[str]]:
