@@ -30,17 +30,19 @@ def _prepare(name: str, x: Array, axis: int | None) -> tuple[Array, int]:
 # here too; the standard makes them keyword-only, and its signature tests allow this.
 def argsort(x: Array, /, axis: int | None = -1, *, descending: bool = False,
             stable: bool = True) -> Array:
-    """Indices that sort ``x`` along ``axis`` (equal elements keep their order)."""
+    """Indices that sort ``x`` along ``axis``; equal elements keep their order when
+    ``stable`` (the default), and may not otherwise (NumPy's faster default sort)."""
     x, ax = _prepare("argsort", x, axis)
-    node = g.library("argsort", (x._node,), {"axis": ax, "descending": bool(descending)},
-                     dt.int64.np, x.shape)
+    node = g.library("argsort", (x._node,), {"axis": ax, "descending": bool(descending),
+                                             "stable": bool(stable)}, dt.int64.np, x.shape)
     return Array._new(node)
 
 
 def sort(x: Array, /, axis: int | None = -1, *, descending: bool = False,
          stable: bool = True) -> Array:
-    """A sorted copy of ``x`` along ``axis``."""
+    """A sorted copy of ``x`` along ``axis`` (``stable=False``: NumPy's faster default
+    sort; the values are the same)."""
     x, ax = _prepare("sort", x, axis)
-    node = g.library("sort", (x._node,), {"axis": ax, "descending": bool(descending)},
-                     x.dtype.np, x.shape)
+    node = g.library("sort", (x._node,), {"axis": ax, "descending": bool(descending),
+                                          "stable": bool(stable)}, x.dtype.np, x.shape)
     return Array._new(node)

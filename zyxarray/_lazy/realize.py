@@ -178,9 +178,9 @@ def run_library(step: LibraryStep) -> None:
     impl = library.on_device(device.info.kind, step.name)
     if impl is not None and _run_on_device(step, impl):
         return
-    inputs = [to_host(n) for n in step.inputs]
-    buf = device.alloc(out.nbytes)
     host_array = getattr(device, "host_array", None)
+    inputs = [_host_input(n, host_array) for n in step.inputs]
+    buf = device.alloc(out.nbytes)
     if host_array is not None:
         target = host_array(buf)[:out.nbytes].view(out.dtype).reshape(out.shape)
         library.run_host(step.name, inputs, target, step.params)
@@ -193,6 +193,20 @@ def run_library(step: LibraryStep) -> None:
         _debug.log("launch", f"{device.name}: library {step.name} -> {list(out.shape)}")
     stats["kernels"] += 1
     out.set_buffer(buf)
+
+
+def _host_input(node: Node, host_array: Any) -> np.ndarray:
+    """A library op's input as a host array. On a device whose memory is the host's
+    (``host_array``), a plain view of a buffer is a writable NumPy view of that memory: no
+    copy, and none of the slower paths NumPy takes for read-only arrays (its argmax is 4x
+    slower on them). The implementations only read their inputs."""
+    view = _device_view(node) if host_array is not None and node.size else None
+    if view is None:
+        return to_host(node)
+    buf, dtype, shape, strides, offset = view
+    flat = host_array(buf).view(dtype)
+    item = dtype.itemsize
+    return np.lib.stride_tricks.as_strided(flat[offset:], shape, tuple(s * item for s in strides))
 
 
 def run_plan(plan: KernelPlan | LibraryStep) -> None:

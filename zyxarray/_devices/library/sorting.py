@@ -2,7 +2,8 @@
 cumulative sums and products, isin.
 
 Layer: ``_devices``. NaN sorts last (NumPy's order); descending stable sorts keep equal
-elements in their original order.
+elements in their original order. ``stable=False`` is NumPy's default introsort (about
+twice as fast on floats).
 """
 
 from __future__ import annotations
@@ -23,18 +24,27 @@ def _descending_argsort(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 @host_impl("argsort")
-def argsort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool) -> None:
+def argsort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool,
+            stable: bool = True) -> None:
     if out.size == 0:
+        return
+    if not stable:      # NumPy's default introsort (equal elements in any order)
+        order = np.argsort(x, axis=axis)
+        out[...] = np.flip(order, axis) if descending else order
         return
     out[...] = _descending_argsort(x, axis) if descending else \
         np.argsort(x, axis=axis, kind="stable")
 
 
 @host_impl("sort")
-def sort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool) -> None:
+def sort(x: np.ndarray, *, out: np.ndarray, axis: int, descending: bool,
+         stable: bool = True) -> None:
     if out.size == 0:
         return
-    if descending:
+    if not stable:
+        values = np.sort(x, axis=axis)
+        out[...] = np.flip(values, axis) if descending else values
+    elif descending:
         out[...] = np.take_along_axis(x, _descending_argsort(x, axis), axis=axis)
     else:
         out[...] = np.sort(x, axis=axis, kind="stable")
