@@ -24,6 +24,10 @@ from hypothesis import HealthCheck, settings
 
 from zyxarray import _env
 
+# scikit-learn's array API dispatch (tests/test_scikit_learn.py) needs SciPy's, which is read
+# when SciPy is first imported
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 settings.register_profile(
     "zyxarray", max_examples=25, deadline=None, print_blob=True, derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
