@@ -167,3 +167,21 @@ def test_concat_of_many_parts_is_one_kernel_per_part(device: str, parts: int) ->
     pending = [a * (i + 1) for i, a in enumerate(arrays)]      # parts fused with producers
     assert_close(xp.concat(pending, axis=1),
                  np.concatenate([h * (i + 1) for i, h in enumerate(host)], axis=1))
+
+
+def test_a_pass_over_rows_canonicalizes_once(device: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Views' offsets are kernel arguments, yet the canonical form was memoized by them, so
+    each step of a pass over ``i`` worked it out again."""
+    from zyxarray._lazy import lower
+
+    h = np.random.default_rng(5).random((40, 3))
+    x = xp.asarray(h, device=device)
+    x[0] = x[0] * 1.0             # (the structures of the first step)
+    xp.explain(x)
+    counter = _Counter(monkeypatch, lower, "_canonical_parts")
+    for i in range(1, 40):
+        x[i] = x[i - 1] * 0.5 + x[i]
+        h[i] = h[i - 1] * 0.5 + h[i]
+    assert_close(x, h, rtol=1e-12)
+    assert counter.calls <= 6, f"{counter.calls} canonical forms for 39 steps of one structure"

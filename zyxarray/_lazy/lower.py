@@ -90,17 +90,29 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     """
     parts = plan.memo.get(info.name) if plan.memo is not None else None
     if parts is None:
-        sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view,
-               tuple(st for _, st in plan.loads), tuple(plan.iotas), tuple(plan.exprs),
-               plan.root, plan.output.dtype)
+        # views' offsets are only arguments: the signature leaves them out, so a loop over
+        # rows (x[i] = f(x[i - 1])) canonicalizes once, and its offsets are put in below
+        sts = [st for _, st in plan.loads] + list(plan.iotas)
+        if plan.out_view is not None:
+            sts.append(plan.out_view)
+        offsets = [v.offset for st in sts for v in st]
+        sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view is not None,
+               tuple([tuple([(v.shape, v.strides, v.mask) for v in st]) for st in sts]),
+               len(plan.iotas), tuple(plan.exprs), plan.root, plan.output.dtype)
         parts = _parts_cache.get(sig)
         if parts is None:
             if len(_parts_cache) > 20_000:
                 _parts_cache.clear()
             parts = _parts_cache[sig] = _canonical_parts(plan, info)
-        if plan.memo is not None:
+        slots = parts[-1]
+        if slots:
+            prefix = list(parts[7])
+            for pos, offset in zip(slots, offsets):
+                prefix[pos] = offset
+            parts = (*parts[:7], prefix, *parts[8:])
+        if plan.memo is not None:       # (a memo serves plans of these very offsets)
             plan.memo[info.name] = parts
-    outer, red, sts, cats, strategy, lanes, key, prefix, suffix, const_kinds = parts
+    outer, red, sts, cats, strategy, lanes, key, prefix, suffix, const_kinds, _ = parts
     c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
     const_ints, c.floats = _const_arguments(plan.consts, const_kinds)
     c.ints = prefix + const_ints + suffix
@@ -156,10 +168,13 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
     strategy, lanes = _strategy(plan, outer, red, cats, info)
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
-    prefix, suffix = _shape_arguments(c)
+    prefix, suffix, slots = _shape_arguments(c)
     const_kinds = tuple("U" if d == np.dtype(np.uint64) else d.kind
                         for d in (e.arg[1] for e in plan.exprs if e.kind == "CONST"))
-    return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix, const_kinds
+    if plan.out_view is None:       # (the output's own view is contiguous: offset 0)
+        slots = slots[:-1]
+    return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix, const_kinds, \
+        slots
 
 
 def _mask_pattern(v: View) -> tuple | None:
@@ -249,24 +264,30 @@ def _const_ints(value: Any, dtype: np.dtype) -> int:
 
 # The int arguments are, in the order ``lower`` declares them: sizes, view parameters
 # (``prefix``), integer constants, then strategy parameters and the parallel flag (``suffix``).
-def _shape_arguments(c: Canonical) -> tuple[list[int], list[int]]:
+def _shape_arguments(c: Canonical) -> tuple[list[int], list[int], list[int]]:
+    """(the int arguments before the constants', those after, and where in the first list
+    each view's offset goes: every view of every ShapeTracker in order)."""
     ints: list[int] = list(c.outer) + list(c.red)
+    slots: list[int] = []
     for st, cat in zip(c.sts, c.cats):
         v0 = st[0]
         ints += [s for s, k in zip(v0.strides, cat) if k == "v"]
+        slots.append(len(ints))
         ints.append(v0.offset)
         if _mask_pattern(v0) not in (None, ("never",)):
             for (lo, hi), s in zip(v0.mask, v0.shape):
                 if (lo, hi) != (0, s):
                     ints += [lo, hi]
         for v in st[1:]:
-            ints += list(v.shape) + list(v.strides) + [v.offset]
+            ints += list(v.shape) + list(v.strides)
+            slots.append(len(ints))
+            ints.append(v.offset)
             if v.mask is not None:
                 ints += [x for pair in v.mask for x in pair]
     suffix = _strategy_args(c)
     total = math.prod(c.outer) * math.prod(c.red)
     suffix.append(1 if total >= PARALLEL_MIN and c.info.compute_units > 1 else 0)
-    return ints, suffix
+    return ints, suffix, slots
 
 
 def _const_arguments(consts: list[Any], kinds: tuple[str, ...]) -> tuple[list[int], list[float]]:
