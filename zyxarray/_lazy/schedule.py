@@ -89,6 +89,12 @@ class _Restart(Exception):
 # kernel of its own and loaded. Without the bound a loop of stencil steps inlines each step
 # into every neighbour of the next, and the kernel grows exponentially with the steps.
 REUSE_INLINE_MAX = 16
+# An elementwise value that a kernel reads through a broadcast (a zero stride: matmul's
+# operands, ``x - w[None, :]``) is computed again for every point it is broadcast to; it is
+# stored once instead when it costs more than this many expressions. Without the bound a
+# training loop's weights (w = w - lr * grad, never observed) are recomputed from their
+# whole history by every kernel that reads them, a new kernel structure at every step.
+BROADCAST_INLINE_MAX = 8
 
 
 class _Builder:
@@ -101,6 +107,7 @@ class _Builder:
         self.load_index: dict[tuple[int, ShapeTracker], int] = {}
         self.unfusable: list[Node] = []
         self.cost: dict[int, int] = {}      # elementwise node -> expressions it first added
+        self.reduced = 0                    # expressions added inside fused reductions
         self.inlined: set[int] = set()      # nodes whose expressions this plan holds
 
     def add(self, e: Expr) -> int:
@@ -119,6 +126,16 @@ class _Builder:
             if not node.realized:
                 self.plan.needs.append(node)
         return self.add(Expr("LOAD", node.dtype, (), slot))
+
+    def repeats(self, st: ShapeTracker) -> bool:
+        """True if a value read through ``st`` would be computed again for several points
+        of the domain: a broadcast, other than the one through which the kernel's epilogue
+        reads what its reductions give per kept point (that is what fusion is for)."""
+        v = st[0]
+        if not any(stride == 0 and size > 1 for size, stride in zip(v.shape, v.strides)):
+            return False
+        plan = self.plan
+        return not plan.axes or st != (collapse_view(plan.domain, plan.axes),)
 
     def walk(self, node: Node, st: ShapeTracker) -> int:
         key = (id(node), st)
@@ -152,18 +169,26 @@ class _Builder:
             return self.load(node, st)
         if node.op == "ALU" or node.op == "CAST":
             cost = self.cost.get(id(node))
-            if cost is not None and cost > REUSE_INLINE_MAX and node is not self.root:
+            if cost is not None and node is not self.root and (
+                    cost > REUSE_INLINE_MAX
+                    or (cost > BROADCAST_INLINE_MAX and self.repeats(st))):
                 self.unfusable.append(node)       # read through a second view: store it once
                 return self.load(node, st)
             self.inlined.add(id(node))
-            before = len(plan.exprs)
+            before, reduced = len(plan.exprs), self.reduced
             srcs = tuple(self.walk(s, st) for s in node.srcs)
             if node.op == "ALU":
                 out = self.add(Expr("ALU", node.dtype, srcs, node.arg))
             else:
                 out = self.add(Expr("CAST", node.dtype, srcs))
             if cost is None:
-                self.cost[id(node)] = len(plan.exprs) - before
+                # (what a fused reduction sums is computed once, wherever its result is read)
+                cost = len(plan.exprs) - before - (self.reduced - reduced)
+                self.cost[id(node)] = cost
+                if cost > BROADCAST_INLINE_MAX and node is not self.root and self.repeats(st):
+                    # computed again for every point it is broadcast to: store it once (the
+                    # scheduler rebuilds this plan to load it)
+                    self.unfusable.append(node)
             return out
         if node.op == "REDUCE":
             op, axes = node.arg
@@ -178,7 +203,9 @@ class _Builder:
                     and st == (collapse_view(plan.domain, axes),)):
                 plan.fused.append(node)
                 self.inlined.add(id(node))
+                before = len(plan.exprs)
                 inner = self.walk(src, (View.contiguous(plan.domain),))
+                self.reduced += len(plan.exprs) - before
                 return self.add(Expr("REDUCE", node.dtype, (inner,), op))
             self.unfusable.append(node)
             return self.load(node, st)
