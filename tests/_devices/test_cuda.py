@@ -203,7 +203,7 @@ def test_copy_edge_cases(gpu: Any) -> None:
         assert not out.flags.writeable
         np.testing.assert_array_equal(out, big)
         calls: list[int] = []       # a range, on each path: the same bytes, one callback
-        part = gpu.copy_out(big_buf, n // 3, n - n // 5, lambda: calls.append(1))
+        part = gpu.copy_out(big_buf, n // 3, n - n // 5, lambda calls=calls: calls.append(1))
         np.testing.assert_array_equal(part, big[n // 3:n - n // 5])
         assert calls == [1]
     with pytest.raises(ValueError, match="do not fit"):

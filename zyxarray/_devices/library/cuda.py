@@ -182,11 +182,20 @@ def qr(x: Any, *, out: Any, mode: str) -> None:
         _pack(out, q, r)
 
 
+def _converged(s: Any) -> None:
+    """LAPACK's gesdd fails on NaN or infinite input ("SVD did not converge", NumPy's
+    error); cuSOLVER's gesvd returns NaN singular values and reports success."""
+    if s.size and not bool(_cp().isfinite(s).all()):
+        import numpy as np
+        raise np.linalg.LinAlgError("SVD did not converge")
+
+
 @device_impl("cuda", "svd")
 def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
     if out.size:
         with _reporting():
             u, s, vh = _cp().linalg.svd(x, full_matrices=full_matrices)
+        _converged(s)
         _pack(out, u, s, vh)
 
 
@@ -194,4 +203,6 @@ def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
 def svdvals(x: Any, *, out: Any) -> None:
     if out.size:
         with _reporting():
-            out[...] = _cp().linalg.svd(x, compute_uv=False)
+            s = _cp().linalg.svd(x, compute_uv=False)
+        _converged(s)
+        out[...] = s
