@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import zyxarray as xp
-from tests.helpers import DTYPES, assert_close, elements, inputs, on_devices
+from tests.helpers import DTYPES, apply_np, assert_close, elements, inputs, on_devices
 
 
 @given(data=st.data())
@@ -56,8 +56,15 @@ def test_setitem(device: str, data: st.DataObject) -> None:
     other_key = data.draw(hnp.basic_indices(shape, allow_newaxis=True, allow_ellipsis=True),
                           label="earlier view")
     value, np_value = _value(data, dtype, a.np[key].shape)
-    expected = np.array(a.np)
-    expected[key] = np_value
+    # NumPy's semantics, on a private copy of the base: an earlier view sees the write, a
+    # broadcast view is read-only
+    expected = np.asarray(apply_np(a.base.copy(), a.ops))    # (x[()] of a 0-d: a scalar)
+    expected_view = expected[other_key]
+    if not isinstance(expected_view, np.ndarray):   # an element: a copy, as in NumPy
+        expected_view = np.array(expected_view)
+    read_only = not expected.flags.writeable
+    if not read_only:
+        expected[key] = np_value
     realize_first = data.draw(st.booleans(), label="realize x first")
     for dev in dict(on_devices(device, lambda d: d)):
         x = a.on(dev)
@@ -67,9 +74,13 @@ def test_setitem(device: str, data: st.DataObject) -> None:
         pending = xp.where(xp.asarray(True, device=dev), x, x)   # an unrealized result
         done = xp.where(xp.asarray(True, device=dev), x, x)
         np.asarray(done)                    # a realized result
-        x[key] = value.on(dev) if hasattr(value, "on") else value
+        if read_only:
+            with pytest.raises(ValueError, match="read-only"):
+                x[key] = value.on(dev) if hasattr(value, "on") else value
+        else:
+            x[key] = value.on(dev) if hasattr(value, "on") else value
         assert_close(x, expected, what=f"x[{key!r}] = value on {dev}")
-        assert_close(view, a.np[other_key], what=f"a view taken before, on {dev}")
+        assert_close(view, expected_view, what=f"a view taken before, on {dev}")
         assert_close(pending, a.np, what=f"a pending result computed before, on {dev}")
         assert_close(done, a.np, what=f"a realized result computed before, on {dev}")
 
@@ -99,18 +110,21 @@ def test_setitem_does_not_touch_other_arrays(device: str) -> None:
     base = np.arange(12, dtype=np.float64).reshape(3, 4)
     x = xp.asarray(base, device=device)
     y = x                       # the same object: sees the update, as in NumPy
-    row = x[1]                  # a view: keeps the old values (functional update)
-    twice = x * 2
+    row = x[1]                  # a view: sees it too, as in NumPy
+    copied = x[1].copy()        # a copy does not
+    twice = x * 2               # nor does a result computed before
     x[1, ::-2] = -1.0
     want = base.copy()
     want[1, ::-2] = -1.0
     assert_close(x, want)
     assert_close(y, want)
-    assert_close(row, base[1])
+    assert_close(row, want[1])
+    assert_close(copied, base[1])
     assert_close(twice, base * 2)
     x[...] = 0
     assert_close(x, np.zeros((3, 4)))
-    assert_close(row, base[1])
+    assert_close(row, np.zeros(4))
+    assert_close(copied, base[1])
 
 
 def test_index_errors(device: str) -> None:
@@ -160,22 +174,31 @@ def _on(key: Any, device: str, as_arrays: bool) -> Any:
 @given(data=st.data())
 def test_advanced_indexing(device: str, data: st.DataObject) -> None:
     """Integer-array and boolean-mask keys (as NumPy arrays or zyxarray arrays), reading
-    and writing a scalar, against NumPy; an earlier view keeps its values."""
+    and writing a scalar, against NumPy; an earlier view sees the write (NumPy's aliasing),
+    a read-only (broadcast) array refuses it."""
     dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
     shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
     a = data.draw(inputs(dtype, shape), label="x")
     key = data.draw(_advanced_key(shape), label="key")
     as_arrays = data.draw(st.booleans(), label="keys as zyxarray arrays")
     value = np.asarray(data.draw(elements(dtype), label="value"), dtype).item()
-    expected = np.array(a.np)
-    expected[key] = value
+    expected = apply_np(a.base.copy(), a.ops)
+    read_only = not expected.flags.writeable
+    if not read_only:
+        expected[key] = value
     for dev in dict(on_devices(device, lambda d: d)):
         x = a.on(dev)
         assert_close(x[_on(key, dev, as_arrays)], a.np[key], what=f"x[key] on {dev}")
         before = x[...]
-        x[_on(key, dev, as_arrays)] = value
+        copied = x.copy()
+        if read_only:
+            with pytest.raises(ValueError, match="read-only"):
+                x[_on(key, dev, as_arrays)] = value
+        else:
+            x[_on(key, dev, as_arrays)] = value
         assert_close(x, expected, what=f"x[key] = value on {dev}")
-        assert_close(before, a.np, what=f"a view taken before, on {dev}")
+        assert_close(before, expected, what=f"a view taken before, on {dev}")
+        assert_close(copied, a.np, what=f"a copy taken before, on {dev}")
 
 
 def test_zero_d_array_as_index(device: str) -> None:

@@ -90,12 +90,14 @@ def test_setitem_and_views_stay_right(device: str) -> None:
     for k, v in enumerate((5.0, -1.5, 2.0)):
         h = BASE.copy() + k
         a = xp.asarray(h, device=device)
-        before = a[2:9]
-        a[3:7] = v                     # in place: a is the only reference to its buffer
+        before = a[2:9]                # a view: sees the write, as in NumPy
+        earlier = a[2:9].copy()        # a copy: does not
+        a[3:7] = v
         want = h.copy()
         want[3:7] = v
         assert_close(a, want)
-        assert_close(before, h[2:9])
+        assert_close(before, want[2:9])
+        assert_close(earlier, h[2:9])
         b = a * 1
         b[::5] = b[1::5] + v           # a pending value written into a pending base
         want2 = want.copy()

@@ -5,12 +5,21 @@ through ``_lazy``'s realize and host-transfer functions.
 
 Laziness is invisible: every observation (repr, bool/int/float/complex/index, len, iter,
 ``__array__``, DLPack, ``tolist``) realizes the value first.
+
+Views alias as NumPy's do. A view made by basic indexing, a transpose, a reshape that needs
+no copy, ``squeeze``/``expand_dims``/``flip`` and the like (``Array._view``) shares a
+``_Storage`` with its base: the base's current value and the live arrays that show it. A
+write through any of them (``x[key] = v``, ``x += 1``, ``out=``) records the new value of
+the base (a SETITEM node, lazily, so a loop of writes still fuses) and re-derives every
+member from it; when nothing else can observe the base's buffer the write goes straight into
+it. Arrays nobody took a view of carry no storage and pay nothing for this.
 """
 
 from __future__ import annotations
 
 import builtins
 import sys
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +28,8 @@ import numpy as np
 from .._codegen.ir import Op
 from .._devices.base import Device, export_host
 from .._lazy import graph as g
-from .._lazy.realize import realize, to_host
+from .._lazy.realize import realize, to_host, write_region
+from .._lazy.view import ShapeTracker, View
 from . import _dtypes as dt
 
 
@@ -56,6 +66,7 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
                 return self._binop(name, other, reflected)
         out = _object_new(Array)
         out._node = n
+        out._alias = None
         if n.depth > g.MAX_DEPTH:
             realize(n)
         return out
@@ -84,10 +95,101 @@ def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int 
     return rules
 
 
+class _Storage:
+    """The memory a base array and its views share: ``node``, the base's current value
+    (never a VIEW or CONST node, so a view of it stays a view of it), and the live
+    ``members`` (weak references to arrays, each with ``alias = (storage, st, writeable)``:
+    ``st`` maps the member into the base's layout, None for the base itself)."""
+
+    __slots__ = ("added", "members", "node")
+
+    def __init__(self, node: g.Node) -> None:
+        self.node = node
+        self.members: list[weakref.ref[Array]] = []
+        self.added = 0
+
+    def add(self, a: Array) -> None:
+        self.members.append(weakref.ref(a))
+        self.added += 1
+        if self.added >= 64:      # forget the dead members now and then (loops over rows)
+            self.added = 0
+            self.members = [r for r in self.members if r() is not None]
+
+    def store(self, value: g.Node, region: ShapeTracker | None) -> None:
+        """Write ``value`` (of the region's shape) into the base at ``region`` (None: all of
+        it), then show the new value in every member."""
+        shape = self.node.shape
+        if region is None or (region == (View.contiguous(shape),) and value.shape == shape):
+            if value.dtype != self.node.dtype:
+                value = g.cast(value, self.node.dtype)
+            self.node = _opaque(value)
+        elif self._exclusive():     # (no local may refer to the node while this counts)
+            write_region(self.node, value, region)  # the members' views of it stay valid
+            return
+        else:
+            self.node = g.setitem(self.node, value, region)
+            if self.node.depth > g.MAX_DEPTH:
+                realize(self.node)
+        self._refresh()
+
+    def _exclusive(self) -> builtins.bool:
+        """True if the base's buffer can take the write in place: it is realized and only
+        this storage and its members' own views refer to it (no pending result, no view
+        outside the storage would see the write)."""
+        node = self.node
+        if not node.realized:
+            return False
+        expected = 3              # self.node, the local ``node``, getrefcount's argument
+        for ref in self.members:
+            m = ref()
+            if m is None:
+                continue
+            mn = m._node
+            if mn is node:
+                expected += 1
+            elif mn.srcs and mn.srcs[0] is node:
+                expected += 1     # (the member's VIEW node refers to it, in its sources
+                leaves = mn.leaves    # and in its structure key's leaves)
+                if leaves is not None and any(leaf is node for leaf in leaves):
+                    expected += 1
+                if sys.getrefcount(mn) != 3:   # m's slot, ``mn``, the argument
+                    return False
+            else:
+                return False
+        return sys.getrefcount(node) == expected
+
+    def _refresh(self) -> None:
+        node = self.node
+        live = []
+        for ref in self.members:
+            m = ref()
+            if m is None:
+                continue
+            live.append(ref)
+            st = m._alias[1]
+            if st is None:
+                m._node = node
+            else:
+                old = m._node
+                m._node = g.Node("VIEW", (node,), st, old.dtype, old.shape, old.device)
+        self.members = live
+
+
+def _opaque(node: g.Node) -> g.Node:
+    """``node``'s value as a node that views fold onto: a VIEW or a CONST becomes an identity
+    select, which costs nothing inside a fused kernel."""
+    if node.op != "VIEW" and node.op != "CONST":
+        return node
+    if node.op == "CONST":
+        node = g.broadcast(node, node.shape)
+    true = g.const(True, np.bool_, node.device)
+    return g.alu(Op.WHERE, true, node, node)
+
+
 class Array:
     """A zyxarray array. Create one with ``zyxarray.asarray`` or another creation function."""
 
-    __slots__ = ("__weakref__", "_node")
+    __slots__ = ("__weakref__", "_alias", "_node")
     __array_priority__ = 100
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Array:
@@ -98,10 +200,40 @@ class Array:
     def _new(cls, node: g.Node) -> Array:
         obj = object.__new__(cls)
         obj._node = node
+        obj._alias = None
         if node.depth > g.MAX_DEPTH:
             # bound the pending graph: long loops without observation stay cheap to schedule
             realize(node)
         return obj
+
+    @classmethod
+    def _view(cls, source: Array, make: Callable[..., g.Node], *args: Any,
+              writeable: builtins.bool = True) -> Array:
+        """``make(source._node, *args)`` as a view that shares memory with ``source``, as
+        NumPy's views do, when it is one strided view of source's storage (otherwise, e.g. a
+        reshape of a transposed array, NumPy copies, and so does this: no aliasing)."""
+        storage = source._storage()
+        node = make(source._node, *args)
+        if node is storage.node:            # (an identity view, such as x[...])
+            node = g.Node("VIEW", (node,), (View.contiguous(node.shape),), node.dtype,
+                          node.shape, node.device)
+        out = cls._new(node)
+        if node.op == "VIEW" and node.srcs[0] is storage.node and len(node.arg) == 1 \
+                and node.arg[0].mask is None:
+            out._alias = (storage, node.arg, writeable and source._alias[2])
+            storage.add(out)
+        return out
+
+    def _storage(self) -> _Storage:
+        """The storage this array shares with its views (made on first use)."""
+        alias = self._alias
+        if alias is not None:
+            return alias[0]
+        storage = _Storage(_opaque(self._node))
+        self._node = storage.node
+        self._alias = (storage, None, True)
+        storage.add(self)
+        return storage
 
     # -- attributes ---------------------------------------------------------------------------
     @property
@@ -135,14 +267,14 @@ class Array:
     @property
     def T(self) -> Array:
         # Note: the standard defines .T for 2-D arrays only; like NumPy we reverse all axes.
-        return Array._new(g.permute(self._node, tuple(reversed(range(self.ndim)))))
+        return Array._view(self, g.permute, tuple(reversed(range(self.ndim))))
 
     @property
     def mT(self) -> Array:
         if self.ndim < 2:
             raise ValueError(f"mT: needs at least 2 dimensions, got shape {self.shape}")
         order = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)
-        return Array._new(g.permute(self._node, order))
+        return Array._view(self, g.permute, order)
 
     def __array_namespace__(self, api_version: str | None = None) -> Any:
         if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12",
@@ -271,13 +403,18 @@ class Array:
         return (_ix or _indexing()).getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        setitem = (_ix or _indexing()).setitem
+        ix = _ix or _indexing()
+        if self._alias is not None:       # shares memory with views: NumPy's aliasing
+            if not self._alias[2]:
+                raise ValueError("assignment destination is read-only")
+            ix.write_shared(self, key, value)
+            return
         # Exclusive: only this array refers to its node (2 = our attribute + the call's
         # argument), so no view or pending result can observe a write into its buffer.
         # (``x[:, ::-1] = x`` passes this very array as the value: not exclusive then)
         exclusive = sys.getrefcount(self._node) == 2 and self._node.realized and \
             not (isinstance(value, Array) and value._node is self._node)
-        self._node = setitem(self, key, value, in_place=exclusive)._node
+        self._node = ix.setitem(self, key, value, in_place=exclusive)._node
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
@@ -299,8 +436,16 @@ class Array:
                 raise TypeError(f"in-place {name}: cannot store the {result.dtype.name} result "
                                 f"in a {self.dtype.name} array")
             result = Array._new(g.cast(result._node, self.dtype.np))
-        self._node = result._node
+        self._assign(result)
         return self
+
+    def _assign(self, result: Array) -> None:
+        """This array's whole value becomes ``result`` (of its shape and dtype): in place, as
+        NumPy's ``a += b``, seen by every view of it."""
+        if self._alias is None:
+            self._node = result._node       # (nothing else shows this value)
+        else:
+            self[...] = result
 
     __add__ = _operator("add")
     __radd__ = _operator("add", reflected=True)
@@ -351,7 +496,7 @@ class Array:
         result = matmul(self, o)
         if result.shape != self.shape or result.dtype != self.dtype:
             raise ValueError("in-place matmul: the result's shape or dtype differs")
-        self._node = result._node
+        self._assign(result)
         return self
 
     def __lt__(self, o: Any) -> Any: return self._binop("less", o)
@@ -460,11 +605,13 @@ class Array:
         return reshape(self, shape)
 
     def ravel(self) -> Array:
+        """The flattened array: a view where one strided view can say it, else a copy."""
         from ._manipulation_functions import reshape
         return reshape(self, (-1,))
 
     def flatten(self) -> Array:
-        return self.ravel()
+        """A flattened copy (never a view)."""
+        return Array._new(self.ravel()._node)
 
     def astype(self, dtype: Any, copy: builtins.bool = True) -> Array:
         from ._data_type_functions import astype
@@ -505,7 +652,7 @@ class Array:
     def sort(self, axis: int = -1) -> None:
         """In place, as NumPy's ndarray.sort."""
         from ._sorting_functions import sort
-        self._node = sort(self, axis=axis)._node
+        self._assign(sort(self, axis=axis))
 
     def argsort(self, axis: int = -1) -> Array:
         from ._sorting_functions import argsort
@@ -524,7 +671,7 @@ class Array:
     def fill(self, value: Any) -> None:
         """Every element set to ``value``, in place."""
         from ._creation_functions import full
-        self._node = full(self.shape, value, dtype=self.dtype, device=self.device)._node
+        self._assign(full(self.shape, value, dtype=self.dtype, device=self.device))
 
     @property
     def real(self) -> Array:

@@ -19,7 +19,7 @@ import numpy as np
 from .._codegen.ir import Op
 from .._lazy import graph as g
 from .._lazy.realize import to_host, write_region
-from .._lazy.view import View
+from .._lazy.view import View, compose
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
 
@@ -221,10 +221,12 @@ def getitem(x: Array, key: Any) -> Array:
     if type(key) is int and node.shape and node.op != "VIEW":   # (the commonest key)
         size = node.shape[0]
         if -size <= key < size:
-            return Array._new(g.index_first(node, key % size))
+            if len(node.shape) == 1:    # an element: NumPy gives a scalar, a copy
+                return Array._new(g.index_first(node, key % size))
+            return Array._view(x, g.index_first, key % size)
     flag = _zero_d_mask(key)
     if flag is not None:
-        y = Array._new(g.reshape(x._node, (1, *x.shape)))
+        y = Array._view(x, g.reshape, (1, *x.shape))
         return y if flag else y[0:0]
     keys = key if isinstance(key, tuple) else (key,)
     if any(_is_array_key(k) for k in keys):
@@ -233,9 +235,15 @@ def getitem(x: Array, key: Any) -> Array:
                          shape)
         return Array._new(node)
     spec, layout = _parse("__getitem__", x.shape, key)
-    node = g.slice_view(x._node, spec)
     shape = tuple(1 if a is None else spec[a][2] for a in layout)
-    return Array._new(g.reshape(node, shape))
+    if not shape and not any(k is Ellipsis for k in keys):
+        # an element (every axis indexed by an integer): NumPy gives a scalar, a copy
+        return Array._new(_slice_reshape(x._node, spec, shape))
+    return Array._view(x, _slice_reshape, spec, shape)
+
+
+def _slice_reshape(node: g.Node, spec: tuple, shape: tuple[int, ...]) -> g.Node:
+    return g.reshape(g.slice_view(node, spec), shape)
 
 
 def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
@@ -262,9 +270,25 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
         node = g.library("setitem", (x._node, v, *nodes), {"template": template},
                          x.dtype.np, x.shape)
         return Array._new(node)
+    parts = _basic_write(x, key, value)
+    if parts is None:
+        return x
+    v, region = parts
+    if in_place:
+        write_region(x._node, v, region)
+        return x
+    return Array._new(g.setitem(x._node, v, region))
+
+
+def _basic_write(x: Array, key: Any, value: Any) -> tuple[g.Node, tuple] | None:
+    """For a basic key: (the value, shaped as the region it fills, and the region of x's
+    layout as a ShapeTracker), or None when the region is empty."""
     spec, layout = _parse("__setitem__", x.shape, key)
     out_shape = tuple(1 if a is None else spec[a][2] for a in layout)
     region_shape = tuple(c for _, _, c in spec)
+    if isinstance(value, (np.ndarray, list, tuple)):
+        from ._creation_functions import asarray
+        value = asarray(np.asarray(value), device=x.device)
     if isinstance(value, Array):
         if value.device is not x.device:
             raise ValueError(f"__setitem__: value is on {value.device.name}, the array on "
@@ -273,16 +297,31 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
         if broadcast_shapes("__setitem__", value.shape, out_shape) != out_shape:
             raise ValueError(f"__setitem__: cannot broadcast a value of shape {value.shape} "
                              f"into the indexed shape {out_shape}")
-    elif isinstance(value, (np.ndarray, list, tuple)):
-        from ._creation_functions import asarray
-        return setitem(x, key, asarray(np.asarray(value), device=x.device), in_place)
     else:
         v = scalar_node("__setitem__", value, x.dtype, x.device)
     v = g.reshape(broadcast_node(v, out_shape), region_shape)
     if 0 in region_shape:
-        return x
-    region = (View.contiguous(x.shape).slice(spec),)
-    if in_place:
-        write_region(x._node, v, region)
-        return x
-    return Array._new(g.setitem(x._node, v, region))
+        return None
+    return v, (View.contiguous(x.shape).slice(spec),)
+
+
+def write_shared(x: Array, key: Any, value: Any) -> None:
+    """``x[key] = value`` for an array that shares memory with views (``x._alias``): the
+    write lands in the shared base, where every view sees it (NumPy's aliasing)."""
+    storage, st, _ = x._alias
+    flag = _zero_d_mask(key)
+    if flag is not None:
+        if flag:
+            write_shared(x, ..., value)
+        return
+    keys = key if isinstance(key, tuple) else (key,)
+    if any(_is_array_key(k) for k in keys):
+        # the new value of all of x (a scatter), written over x's region of the base
+        new = setitem(x, key, value)._node
+        storage.store(new, st)
+        return
+    parts = _basic_write(x, key, value)
+    if parts is None:
+        return
+    v, region = parts
+    storage.store(v, region if st is None else compose(region, st))

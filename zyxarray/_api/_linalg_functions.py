@@ -454,9 +454,10 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
 
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
-    """The ``offset`` diagonal of each matrix (a view: no copy)."""
+    """The ``offset`` diagonal of each matrix (a view: no copy; read-only, as NumPy's,
+    and it shows later writes to ``x``)."""
     x = _matrices("diagonal", x, category="any")
-    return Array._new(_diagonal(x._node, operator.index(offset)))
+    return Array._view(x, _diagonal, operator.index(offset), writeable=False)
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:

@@ -68,11 +68,14 @@ def reshape(x: Array, /, shape: Any, *, copy: bool | None = None) -> Array:
     if math.prod(shape) != x.size:
         raise ValueError(f"reshape: cannot reshape an array of shape {x.shape} (size {x.size}) "
                          f"into shape {shape}")
-    node = g.reshape(x._node, shape)
+    if copy:
+        return Array._new(g.reshape(x._node, shape))
+    out = Array._view(x, g.reshape, shape)   # (a view of x where NumPy's would be one)
+    node = out._node
     if copy is False and node.op == "VIEW" and len(node.arg) > 1:
         raise ValueError("reshape: copy=False but this reshape of a non-contiguous view "
                          "cannot be a single strided view")
-    return Array._new(node)
+    return out
 
 
 def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
@@ -81,7 +84,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     if sorted(order) != list(range(x.ndim)):
         raise ValueError(f"permute_dims: {axes} is not a permutation of the axes of an array "
                          f"of shape {x.shape}")
-    return Array._new(g.permute(x._node, order))
+    return Array._view(x, g.permute, order)
 
 
 def expand_dims(x: Array, /, axis: Any = 0) -> Array:
@@ -94,7 +97,7 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     shape = list(x.shape)
     for p in positions:
         shape.insert(p, 1)
-    return Array._new(g.reshape(x._node, tuple(shape)))
+    return Array._view(x, g.reshape, tuple(shape))
 
 
 def squeeze(x: Array, /, axis: Any = None) -> Array:
@@ -108,7 +111,7 @@ def squeeze(x: Array, /, axis: Any = None) -> Array:
             raise ValueError(f"squeeze: cannot remove axis {a} of size {x.shape[a]} "
                              f"(shape {x.shape})")
     shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
-    return Array._new(g.reshape(x._node, shape))
+    return Array._view(x, g.reshape, shape)
 
 
 def broadcast_to(x: Array, /, shape: Any) -> Array:
@@ -116,13 +119,15 @@ def broadcast_to(x: Array, /, shape: Any) -> Array:
     shape = tuple(int(s) for s in shape)
     if broadcast_shapes_of("broadcast_to", x.shape, shape) != shape:
         raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")
-    return Array._new(broadcast_node(x._node, shape))
+    # Note: as in NumPy, a read-only view (writing to it raises ValueError)
+    return Array._view(x, broadcast_node, shape, writeable=False)
 
 
 def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
-    """The arrays broadcast against each other (a tuple since the 2025.12 standard)."""
+    """The arrays broadcast against each other (a tuple since the 2025.12 standard); each
+    is a read-only view of its input, as in NumPy."""
     shape = broadcast_shapes_of("broadcast_arrays", *(a.shape for a in arrays))
-    return tuple(Array._new(broadcast_node(a._node, shape)) for a in arrays)
+    return tuple(Array._view(a, broadcast_node, shape, writeable=False) for a in arrays)
 
 
 # Note: the parameters that NumPy takes positionally (axis) are positional-or-keyword
@@ -132,7 +137,7 @@ def flip(x: Array, /, axis: Any = None) -> Array:
     axes = normalize_axes("flip", axis, x.ndim)
     spec = tuple((s - 1, -1, s) if i in axes and s > 0 else (0, 1, s)
                  for i, s in enumerate(x.shape))
-    return Array._new(g.slice_view(x._node, spec))
+    return Array._view(x, g.slice_view, spec)
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
