@@ -30,6 +30,7 @@ from tests.helpers import (
     REAL_FLOAT,
     SIGNED,
     Input,
+    apply_np,
     assert_close,
     check_against_numpy,
     elements,
@@ -371,7 +372,8 @@ def test_operator(device: str, symbol: str, data: st.DataObject) -> None:
         return
     # in-place: x op= y keeps x's dtype and shape; other references to the old value
     x = a.on(device)
-    before = x[...]            # a view taken before the update keeps the old values
+    before = x[...]            # a view taken before the update sees it (NumPy's aliasing)
+    copied = x.copy()          # a copy does not
     target = np.array(a.np)
     bad_shape = np.broadcast_shapes(s1, s2) != s1
     bad_cast = not np.can_cast(expected.dtype, target.dtype, "same_kind")
@@ -384,6 +386,11 @@ def test_operator(device: str, symbol: str, data: st.DataObject) -> None:
             numpy_result(iop, target, b.np)
         return
     numpy_result(iop, target, b.np)
+    ref = apply_np(a.base.copy(), a.ops)    # (x[()] of a 0-d array: a NumPy scalar)
+    if isinstance(ref, np.ndarray) and not ref.flags.writeable:
+        with pytest.raises(ValueError, match="read-only"):    # a broadcast view, as NumPy
+            iop(x, y)
+        return
     # the value is the operator's (with the standard's special cases), cast same-kind
     target = numpy_result(lambda: np.asarray(expected).astype(a.np.dtype))
     ident = id(x)
@@ -391,7 +398,9 @@ def test_operator(device: str, symbol: str, data: st.DataObject) -> None:
     assert id(x) == ident, "in-place operators return the same array object"
     rtol, atol = tolerance(target.dtype, _kind(spec, common))
     assert_close(x, target, rtol=rtol, atol=atol, what=f"x {symbol}= y")
-    assert_close(before, a.np, what="a view taken before the in-place update")
+    assert_close(before, target, rtol=rtol, atol=atol,
+                 what="a view taken before the in-place update")
+    assert_close(copied, a.np, what="a copy taken before the in-place update")
 
 
 # -- regression tests for bugs this suite found (each was a strict xfail until fixed) ----

@@ -176,14 +176,13 @@ class _Storage:
 
 
 def _opaque(node: g.Node) -> g.Node:
-    """``node``'s value as a node that views fold onto: a VIEW or a CONST becomes an identity
-    select, which costs nothing inside a fused kernel."""
+    """``node``'s value as a node that views fold onto: a VIEW or a CONST gets an identity
+    (a cast to its own dtype, which lowering emits no instruction for)."""
     if node.op != "VIEW" and node.op != "CONST":
         return node
     if node.op == "CONST":
         node = g.broadcast(node, node.shape)
-    true = g.const(True, np.bool_, node.device)
-    return g.alu(Op.WHERE, true, node, node)
+    return g.Node("CAST", (node,), None, node.dtype, node.shape, node.device)
 
 
 class Array:
@@ -337,12 +336,13 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self) -> str:
-        body = np.array2string(self._host(), separator=", ", prefix="array(")
-        extra = f", dtype={self.dtype.name}"
+        """As NumPy prints it (``array([1., 2.])``, ``dtype=`` where NumPy shows it), with
+        the device when it is not the default one."""
+        text = repr(self._host())
         from .._devices import registry
         if self.device is not registry.default():
-            extra += f", device='{self.device.name}'"
-        return f"array({body}{extra})"
+            text = f"{text[:-1]}, device='{self.device.name}')"
+        return text
 
     def __str__(self) -> str:
         return str(self._host())
@@ -418,6 +418,10 @@ class Array:
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
+        if isinstance(other, (list, tuple)):
+            # NumPy leniency: ``x + [1, 2, 3]`` (the list goes to x's device)
+            from ._creation_functions import asarray
+            other = asarray(other, device=self.device)
         if not isinstance(other, _OPERAND_TYPES):
             return NotImplemented
         fn = getattr(_ew or _elementwise(), name)
@@ -522,102 +526,134 @@ class Array:
         from ._elementwise_functions import bitwise_invert
         return bitwise_invert(self)
 
-    # -- NumPy's ndarray methods (NumPy leniency: existing code calls them) -----------------
-    # Note: they take NumPy's parameters in NumPy's order, so NumPy's own functions work on
-    # zyxarray arrays (np.sum(x) calls x.sum(axis=None, dtype=None, out=None)). ``out`` must
-    # be None: arrays are values here, never written through an output argument.
-    def sum(self, axis: Any = None, dtype: Any = None, out: None = None,
-            keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import sum as f
-        _no_out("sum", out)
-        return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    # -- NumPy's ndarray methods ------------------------------------------------------------
+    # Each is NumPy's function of the same name applied to this array (NumPy defines its
+    # methods that way), with NumPy's parameters in NumPy's order, so NumPy's own functions
+    # and code written for NumPy work on zyxarray arrays; ``out=`` writes in place.
+    def sum(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().sum(self, *args, **kwargs)
 
-    def prod(self, axis: Any = None, dtype: Any = None, out: None = None,
-             keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import prod as f
-        _no_out("prod", out)
-        return f(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().prod(self, *args, **kwargs)
 
-    def mean(self, axis: Any = None, dtype: Any = None, out: None = None,
-             keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import mean as f
-        _no_out("mean", out)
-        return f(self._as(dtype), axis=axis, keepdims=keepdims)
+    def mean(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().mean(self, *args, **kwargs)
 
-    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import var as f
-        _no_out("var", out)
-        return f(self._as(dtype), axis=axis, correction=ddof, keepdims=keepdims)
+    def var(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().var(self, *args, **kwargs)
 
-    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import std as f
-        _no_out("std", out)
-        return f(self._as(dtype), axis=axis, correction=ddof, keepdims=keepdims)
+    def std(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().std(self, *args, **kwargs)
 
-    def max(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import max as f
-        _no_out("max", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def max(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().max(self, *args, **kwargs)
 
-    def min(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
-        from ._statistical_functions import min as f
-        _no_out("min", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def min(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().min(self, *args, **kwargs)
 
-    def argmax(self, axis: int | None = None, out: None = None, *,
-               keepdims: builtins.bool = False) -> Array:
-        from ._searching_functions import argmax as f
-        _no_out("argmax", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def ptp(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().ptp(self, *args, **kwargs)
 
-    def argmin(self, axis: int | None = None, out: None = None, *,
-               keepdims: builtins.bool = False) -> Array:
-        from ._searching_functions import argmin as f
-        _no_out("argmin", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def argmax(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().argmax(self, *args, **kwargs)
 
-    def any(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
-        from ._utility_functions import any as f
-        _no_out("any", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def argmin(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().argmin(self, *args, **kwargs)
 
-    def all(self, axis: Any = None, out: None = None, keepdims: builtins.bool = False) -> Array:
-        from ._utility_functions import all as f
-        _no_out("all", out)
-        return f(self, axis=axis, keepdims=keepdims)
+    def any(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().any(self, *args, **kwargs)
 
-    def _as(self, dtype: Any) -> Array:
-        """This array in ``dtype`` (itself if None): NumPy's ``dtype=`` of mean, var, std."""
-        from ._data_type_functions import astype
-        return self if dtype is None else astype(self, dtype)
+    def all(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().all(self, *args, **kwargs)
 
-    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
-        from ._numpy_compat import cumsum
-        _no_out("cumsum", out)
-        return cumsum(self, axis=axis, dtype=dtype)
+    def cumsum(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().cumsum(self, *args, **kwargs)
 
-    def reshape(self, *shape: Any) -> Array:
+    def cumprod(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().cumprod(self, *args, **kwargs)
+
+    def clip(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().clip(self, *args, **kwargs)
+
+    def round(self, decimals: int = 0, out: Any = None) -> Array:
+        return _ns().round(self, decimals, out=out) if out is not None else \
+            _ns().round(self, decimals)
+
+    def dot(self, b: Any, out: Any = None) -> Array:
+        from ._numpy_args import write_out
+        from ._numpy_compat import dot
+        return write_out("dot", out, dot(self, b))
+
+    def nonzero(self) -> tuple[Array, ...]:
+        return _ns().nonzero(self)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Array:
+        return _ns().searchsorted(self, v, side=side, sorter=sorter)
+
+    def sort(self, axis: int = -1, kind: Any = None, order: Any = None, *,
+             stable: builtins.bool | None = None) -> None:
+        """In place, as NumPy's ``ndarray.sort`` (views of this array see the order)."""
+        self._assign(_ns().sort(self, axis, kind, order, stable=stable))
+
+    def argsort(self, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+                stable: builtins.bool | None = None) -> Array:
+        return _ns().argsort(self, axis, kind, order, stable=stable)
+
+    def partition(self, kth: Any, axis: int = -1, kind: str = "introselect",
+                  order: Any = None) -> None:
+        """In place, as NumPy's ``ndarray.partition``."""
+        self._assign(_ns().partition(self, kth, axis, kind, order))
+
+    def argpartition(self, kth: Any, axis: int | None = -1, kind: str = "introselect",
+                     order: Any = None) -> Array:
+        return _ns().argpartition(self, kth, axis, kind, order)
+
+    def take(self, *args: Any, **kwargs: Any) -> Array:
+        return _ns().take(self, *args, **kwargs)
+
+    def put(self, *args: Any, **kwargs: Any) -> None:
+        _ns().put(self, *args, **kwargs)
+
+    def compress(self, condition: Any, axis: int | None = None, out: Any = None) -> Array:
+        return _ns().compress(condition, self, axis, out)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> Array:
+        from ._manipulation_functions import repeat
+        return repeat(self if axis is not None else self.ravel(), repeats,
+                      axis=0 if axis is None else axis)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+              out: Any = None) -> Array:
+        return _ns().trace(self, offset, axis1, axis2, dtype, out)
+
+    def reshape(self, *shape: Any, order: str = "C", copy: builtins.bool | None = None
+                ) -> Array:
+        """A view with another shape where NumPy's would be one (else a copy)."""
         from ._manipulation_functions import reshape
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return reshape(self, shape)
+        if order not in ("C", "A"):
+            raise ValueError(f"reshape: only order 'C' is supported, got {order!r}")
+        return reshape(self, shape, copy=copy)
 
-    def ravel(self) -> Array:
+    def ravel(self, order: str = "C") -> Array:
         """The flattened array: a view where one strided view can say it, else a copy."""
         from ._manipulation_functions import reshape
+        if order not in ("C", "A", "K"):
+            raise ValueError(f"ravel: only order 'C' is supported, got {order!r}")
         return reshape(self, (-1,))
 
-    def flatten(self) -> Array:
+    def flatten(self, order: str = "C") -> Array:
         """A flattened copy (never a view)."""
-        return Array._new(self.ravel()._node)
+        return Array._new(self.ravel(order)._node)
 
-    def astype(self, dtype: Any, copy: builtins.bool = True) -> Array:
+    def astype(self, dtype: Any, order: str = "K", casting: str = "unsafe",
+               subok: builtins.bool = True, copy: builtins.bool = True) -> Array:
         from ._data_type_functions import astype
         return astype(self, dtype, copy=copy)
 
-    def copy(self) -> Array:
+    def copy(self, order: str = "C") -> Array:
+        """A copy: later writes to either are not seen by the other."""
         return Array._new(self._node)
 
     def transpose(self, *axes: Any) -> Array:
@@ -632,42 +668,6 @@ class Array:
         from ._manipulation_functions import squeeze
         return squeeze(self, axis=axis)
 
-    def clip(self, min: Any = None, max: Any = None) -> Array:
-        from ._elementwise_functions import clip
-        return clip(self, min, max)
-
-    def round(self, decimals: int = 0, out: None = None) -> Array:
-        from ._elementwise_functions import round as rnd
-        _no_out("round", out)
-        return rnd(self, decimals)
-
-    def dot(self, other: Any) -> Array:
-        from ._numpy_compat import dot
-        return dot(self, other)
-
-    def nonzero(self) -> tuple[Array, ...]:
-        from ._searching_functions import nonzero
-        return nonzero(self)
-
-    def sort(self, axis: int = -1) -> None:
-        """In place, as NumPy's ndarray.sort."""
-        from ._sorting_functions import sort
-        self._assign(sort(self, axis=axis))
-
-    def argsort(self, axis: int = -1) -> Array:
-        from ._sorting_functions import argsort
-        return argsort(self, axis=axis)
-
-    def take(self, indices: Any, axis: int | None = None) -> Array:
-        from ._indexing_functions import take
-        if axis is None:
-            return take(self.ravel(), indices, axis=0)
-        return take(self, indices, axis=axis)
-
-    def repeat(self, repeats: Any, axis: int | None = None) -> Array:
-        from ._manipulation_functions import repeat
-        return repeat(self, repeats, axis=axis)
-
     def fill(self, value: Any) -> None:
         """Every element set to ``value``, in place."""
         from ._creation_functions import full
@@ -675,19 +675,171 @@ class Array:
 
     @property
     def real(self) -> Array:
+        """The real part: this very memory (a view) for a real array; for a complex one a
+        read-only result (``x.real = v`` sets it).
+        # Note: NumPy's real part of a complex array is a writable strided view of every
+        # other float; here writing into it raises instead of being lost."""
+        if self._node.dtype.kind != "c":
+            return Array._view(self, _identity)
         from ._elementwise_functions import real
-        return real(self)
+        return _read_only(real(self))
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        self._set_part(value, imaginary=False)
 
     @property
     def imag(self) -> Array:
+        """The imaginary part (read-only; zeros for a real array, as in NumPy)."""
         from ._elementwise_functions import imag
-        return imag(self)
+        if self._node.dtype.kind != "c":
+            from ._creation_functions import zeros_like
+            return _read_only(zeros_like(self))
+        return _read_only(imag(self))
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        if self._node.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self._set_part(value, imaginary=True)
+
+    def _set_part(self, value: Any, imaginary: builtins.bool) -> None:
+        from ._elementwise_functions import imag, real
+        from ._numpy_args import as_array
+        v = as_array(value, device=self.device)
+        if self._node.dtype.kind != "c":
+            self[...] = v
+            return
+        part = np.empty(0, self._node.dtype).real.dtype
+        v = Array._new(g.cast(v._node, part))
+        re, im = (real(self), v) if imaginary else (v, imag(self))
+        from ._elementwise_functions import broadcast_node
+        re_n = broadcast_node(re._node, self.shape)
+        im_n = broadcast_node(im._node, self.shape)
+        self._assign(Array._new(g.alu(Op.COMPLEX, re_n, im_n, dtype=self._node.dtype)))
 
     def conj(self) -> Array:
         from ._elementwise_functions import conj
         return conj(self)
 
     conjugate = conj
+
+    # -- NumPy's memory layout and protocols ---------------------------------------------------
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Bytes between neighbours along each axis, as NumPy would report for the same
+        views of a C-ordered array."""
+        from ._numpy_views import strides
+        return strides(self)
+
+    @property
+    def base(self) -> Array | None:
+        """The array whose memory this view shows (None if it owns its memory)."""
+        from ._numpy_views import base
+        return base(self)
+
+    @property
+    def flags(self) -> Any:
+        from ._numpy_views import Flags
+        return Flags(self)
+
+    @property
+    def flat(self) -> Any:
+        from ._numpy_views import FlatIter
+        return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        from ._numpy_views import FlatIter
+        FlatIter(self)[...] = value
+
+    def view(self, dtype: Any = None, type: Any = None) -> Array:
+        """The same memory as another array (aliased); with another dtype, the bytes
+        reinterpreted (see ``_numpy_views.view``)."""
+        from ._numpy_views import view
+        return view(self, dtype, type)
+
+    def setflags(self, write: builtins.bool | None = None, align: Any = None,
+                 uic: Any = None) -> None:
+        """Only ``write`` means anything here (arrays are always aligned)."""
+        if write is not None:
+            from ._numpy_views import set_writeable
+            set_writeable(self, write)
+
+    def tobytes(self, order: str = "C") -> bytes:
+        return self._host().tobytes(order=order)
+
+    def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:
+        from ._io import tofile
+        tofile(self, fid, sep=sep, format=format)
+
+    def resize(self, *new_shape: Any, refcheck: builtins.bool = True) -> None:
+        """In place: the array takes ``new_shape``, keeping its elements in C order and
+        filling any new ones with zeros (NumPy's ``ndarray.resize``). As in NumPy, an array
+        that shares its memory with a view cannot be resized."""
+        from ._creation_functions import zeros
+        from ._manipulation_functions import concat, reshape
+        shape = new_shape[0] if len(new_shape) == 1 and not isinstance(new_shape[0], int) \
+            else new_shape
+        shape = (int(shape),) if isinstance(shape, int) else tuple(int(s) for s in shape)
+        if self._alias is not None and refcheck and any(
+                m is not None and m is not self for m in (r() for r in self._alias[0].members)):
+            raise ValueError("cannot resize an array that references or is referenced by "
+                             "another array in this way. Use the np.resize function.")
+        n = int(np.prod(shape))
+        flat = reshape(self, (-1,), copy=True)
+        if n <= flat.size:
+            flat = flat[:n]
+        else:
+            flat = concat([flat, zeros(n - flat.size, dtype=self.dtype, device=self.device)])
+        self._node = reshape(flat, shape)._node
+        self._alias = None
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+        """The diagonal over ``axis1`` and ``axis2`` (a read-only view, as NumPy's)."""
+        from ._numpy_views import diagonal
+        return diagonal(self, offset, axis1, axis2)
+
+    def swapaxes(self, axis1: int, axis2: int) -> Array:
+        """Two axes exchanged (a view)."""
+        from ._manipulation_functions import normalize_axis, permute_dims
+        order = list(range(self.ndim))
+        a = normalize_axis("swapaxes", axis1, self.ndim)
+        b = normalize_axis("swapaxes", axis2, self.ndim)
+        order[a], order[b] = order[b], order[a]
+        return permute_dims(self, tuple(order))
+
+    def __format__(self, spec: str) -> str:
+        """``f"{x:.2f}"``: a 0-d array formats as its value; others only with an empty spec
+        (as NumPy's)."""
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Array.__format__")
+        return str(self)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickling: the values (one copy to the host) and the device's name; unpickling
+        puts them back on a device of that name (see ``_rebuild``)."""
+        return (_rebuild, (np.array(self._host(), copy=True), self.device.name))
+
+    def __copy__(self) -> Array:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Array:
+        return self.copy()
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy's ufuncs on zyxarray arrays run as zyxarray's functions, on the device
+        (``numpy.exp(x)`` is ``zyxarray.exp(x)``), as CuPy does."""
+        from ._numpy_protocols import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        """NumPy's functions on zyxarray arrays run as zyxarray's functions of the same name
+        (``numpy.concatenate([x, y])``, ``numpy.linalg.norm(x)``)."""
+        from ._numpy_protocols import array_function
+        return array_function(func, types, args, kwargs)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -714,10 +866,40 @@ def _cupy_view(node: g.Node, copy: builtins.bool | None) -> Any:
     return dev.as_cupy(base.buffer, base.dtype, node.shape, st[0].strides, st[0].offset)
 
 
-def _no_out(name: str, out: Any) -> None:
-    if out is not None:
-        raise TypeError(f"Array.{name}: out= is not supported (zyxarray arrays are values; "
-                        "assign the result instead)")
+def _identity(node: g.Node) -> g.Node:
+    return node
+
+
+def _read_only(x: Array) -> Array:
+    """``x`` made read-only (a write into it raises, instead of landing nowhere)."""
+    storage = x._storage()
+    x._alias = (storage, None, False)
+    return x
+
+
+def _rebuild(values: np.ndarray, device: str) -> Array:
+    """Unpickle an array: ``values`` on the device named ``device``; ValueError naming the
+    devices there are when this process has no such device."""
+    from .._devices import registry
+    from ._creation_functions import asarray
+    try:
+        target = registry.get(device)
+    except (ValueError, KeyError) as e:
+        raise ValueError(f"unpickling a zyxarray array of device {device!r}: no such device "
+                         f"here (available: {', '.join(registry.devices())}); {e}") from None
+    return asarray(values, device=target)
+
+
+_zyxarray: Any = None
+
+
+def _ns() -> Any:
+    """The public namespace (imported on first use: it imports this module)."""
+    global _zyxarray
+    if _zyxarray is None:
+        import zyxarray
+        _zyxarray = zyxarray
+    return _zyxarray
 
 
 def _shared_host_view(node: g.Node) -> np.ndarray | None:

@@ -52,9 +52,53 @@ def _check_dtype_device(name: str, dtype: dt.DType, device: Device) -> None:
 # Note: the parameters that NumPy takes positionally (dtype, k, endpoint) are
 # positional-or-keyword here too; the standard makes them keyword-only, and its signature
 # tests allow this.
-def asarray(obj: Any, /, dtype: Any = None, *, device: Any = None,
-            copy: builtins.bool | None = None) -> Array:
-    """Convert lists, scalars, NumPy arrays, buffers and arrays to an array."""
+def _order(name: str, order: Any) -> None:
+    # Note: NumPy's memory orders are accepted; every array here is laid out as zyxarray
+    # chooses (views are index arithmetic), so 'F' changes nothing observable but strides.
+    if order not in (None, "K", "A", "C", "F"):
+        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+
+
+def _holds_arrays(obj: Any) -> builtins.bool:
+    """True if the (nested) list or tuple ``obj`` holds a zyxarray array."""
+    if isinstance(obj, Array):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_arrays(o) for o in obj)
+    return False
+
+
+def _stacked(obj: Any, dtype: Any, device: Any) -> Array:
+    """A (nested) list of arrays and scalars stacked on the device (no trip to the host)."""
+    from ._manipulation_functions import stack
+    from ._numpy_args import device_for
+    if not isinstance(obj, (list, tuple)):
+        return asarray(obj, dtype=dtype, device=device)
+    dev = device if device is not None else device_for(obj)
+    parts = [_stacked(o, dtype, dev) for o in obj]
+    if not parts:
+        return asarray(np.asarray(obj), dtype=dtype, device=dev)
+    if len({p.shape for p in parts}) > 1:
+        raise ValueError(f"asarray: the nested sequence is ragged (shapes "
+                         f"{[p.shape for p in parts]})")
+    common = dt.result_type_of(*parts, where="asarray")
+    from ._data_type_functions import astype
+    return stack([astype(p, common) if p.dtype != common else p for p in parts])
+
+
+def asarray(obj: Any, /, dtype: Any = None, order: Any = None, *, device: Any = None,
+            copy: builtins.bool | None = None, like: Any = None) -> Array:
+    """Convert lists, scalars, NumPy arrays, buffers and arrays to an array. Lists that hold
+    zyxarray arrays are stacked on their device. (``order`` and ``like`` are NumPy's:
+    ``like`` gives the device when ``device`` is not.)"""
+    _order("asarray", order)
+    if device is None and isinstance(like, Array):
+        device = like.device
+    if not isinstance(obj, Array) and _holds_arrays(obj):
+        if copy is False:
+            raise ValueError("asarray: copy=False but stacking the arrays makes a copy")
+        out = _stacked(obj, None, device)
+        return out if dtype is None else asarray(out, dtype=dtype)
     want = None if dtype is None else dt.to_dtype(dtype, "asarray")
     if isinstance(obj, Array):
         out = obj
@@ -101,8 +145,12 @@ def asarray(obj: Any, /, dtype: Any = None, *, device: Any = None,
     return Array._new(g.from_host(host, dev))
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C", *,
+         device: Any = None, like: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``."""
+    _order("full", order)
+    if device is None and isinstance(like, Array):
+        device = like.device
     dev = _device(device)
     shape = _shape("full", shape)
     if dtype is None and isinstance(fill_value, (Array, np.generic)):
@@ -127,44 +175,69 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     return Array._new(broadcast_node(node, shape))
 
 
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """An array of zeros."""
+    if device is None and isinstance(like, Array):
+        device = like.device
     return full(shape, 0.0 if dtype is None else 0, dtype=dtype or
-                default_float(_device(device)), device=device)
+                default_float(_device(device)), order=order, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def ones(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
+         like: Any = None) -> Array:
     """An array of ones."""
+    if device is None and isinstance(like, Array):
+        device = like.device
     return full(shape, 1.0 if dtype is None else 1, dtype=dtype or
-                default_float(_device(device)), device=device)
+                default_float(_device(device)), order=order, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def empty(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """An array whose values are unspecified (zyxarray gives zeros: they cost no memory)."""
-    return zeros(shape, dtype=dtype, device=device)
+    return zeros(shape, dtype=dtype, order=order, device=device, like=like)
 
 
-def _like(x: Array, dtype: Any, device: Any) -> tuple[Any, Any]:
-    return (x.dtype if dtype is None else dtype), (x.device if device is None else device)
+def _like(name: str, x: Any, dtype: Any, order: Any, shape: Any, device: Any
+          ) -> tuple[Any, Any, tuple[int, ...]]:
+    """(dtype, device, shape) of a ``*_like`` result; ``x`` may be any array-like, as in
+    NumPy, and ``shape`` overrides its shape."""
+    _order(name, order)
+    if not isinstance(x, Array):
+        x = asarray(x, device=device)
+    out_shape = x.shape if shape is None else _shape(name, shape)
+    return (x.dtype if dtype is None else dtype), (x.device if device is None else device), \
+        out_shape
 
 
-def zeros_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
-    d, dev = _like(x, dtype, device)
-    return full(x.shape, 0, dtype=d, device=dev)
+# Note: NumPy's ``order``, ``subok`` and ``shape`` are accepted after ``dtype``.
+def zeros_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.bool = True,
+               shape: Any = None, *, device: Any = None) -> Array:
+    """Zeros with the shape, dtype and device of ``x`` (unless given)."""
+    d, dev, sh = _like("zeros_like", x, dtype, order, shape, device)
+    return full(sh, 0, dtype=d, device=dev)
 
 
-def ones_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
-    d, dev = _like(x, dtype, device)
-    return full(x.shape, 1, dtype=d, device=dev)
+def ones_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.bool = True,
+              shape: Any = None, *, device: Any = None) -> Array:
+    """Ones with the shape, dtype and device of ``x`` (unless given)."""
+    d, dev, sh = _like("ones_like", x, dtype, order, shape, device)
+    return full(sh, 1, dtype=d, device=dev)
 
 
-def empty_like(x: Array, /, dtype: Any = None, *, device: Any = None) -> Array:
-    return zeros_like(x, dtype=dtype, device=device)
+def empty_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.bool = True,
+               shape: Any = None, *, device: Any = None) -> Array:
+    """An array like ``x`` whose values are unspecified (zeros here)."""
+    d, dev, sh = _like("empty_like", x, dtype, order, shape, device)
+    return full(sh, 0, dtype=d, device=dev)
 
 
-def full_like(x: Array, /, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
-    d, dev = _like(x, dtype, device)
-    return full(x.shape, fill_value, dtype=d, device=dev)
+def full_like(x: Any, /, fill_value: Any, dtype: Any = None, order: Any = "K",
+              subok: builtins.bool = True, shape: Any = None, *, device: Any = None) -> Array:
+    """``fill_value`` with the shape, dtype and device of ``x`` (unless given)."""
+    d, dev, sh = _like("full_like", x, dtype, order, shape, device)
+    return full(sh, fill_value, dtype=d, device=dev)
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
@@ -200,9 +273,19 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
     return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, f), s), b), d.np))
 
 
-def linspace(start: Any, stop: Any, /, num: int, endpoint: builtins.bool = True, *,
-             dtype: Any = None, device: Any = None) -> Array:
-    """``num`` evenly spaced values from start to stop (stop included if ``endpoint``)."""
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: builtins.bool = True,
+             retstep: builtins.bool = False, dtype: Any = None, axis: int = 0, *,
+             device: Any = None) -> Any:
+    """``num`` evenly spaced values from start to stop (stop included if ``endpoint``).
+    NumPy's ``retstep`` (also return the step) and array ``start``/``stop`` (the values
+    along ``axis``) are accepted."""
+    if isinstance(start, (Array, np.ndarray, list, tuple)) or \
+            isinstance(stop, (Array, np.ndarray, list, tuple)):
+        return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
+    if retstep:
+        div = (num - 1) if endpoint else num
+        step = (stop - start) / div if div > 0 else float("nan")
+        return linspace(start, stop, num, endpoint, dtype=dtype, device=device), step
     dev = _device(device)
     if num < 0:
         raise ValueError(f"linspace: num must be non-negative, got {num}")
@@ -227,15 +310,45 @@ def linspace(start: Any, stop: Any, /, num: int, endpoint: builtins.bool = True,
     return Array._new(g.cast(val, d.np))
 
 
+def _linspace_arrays(start: Any, stop: Any, num: int, endpoint: builtins.bool,
+                     retstep: builtins.bool, dtype: Any, axis: int, device: Any) -> Any:
+    """linspace between arrays: ``start + t * (stop - start)`` with t along a new axis."""
+    from ._manipulation_functions import moveaxis
+    from ._numpy_args import as_arrays
+    a, b = as_arrays(start, stop)
+    dev = a.device if device is None else _device(device)
+    work = default_float(dev)
+    div = (num - 1) if endpoint else num
+    t = linspace(0.0, 1.0 if endpoint else (num / div if div else 0.0), num,
+                 endpoint=endpoint or num < 2, dtype=work, device=dev)
+    a = asarray(a, dtype=dt.result_type_of(a, work))
+    b = asarray(b, dtype=dt.result_type_of(b, work))
+    span = b - a
+    shape = (num,) + tuple(np.broadcast_shapes(a.shape, b.shape))
+    t = t.reshape((num,) + (1,) * (len(shape) - 1))
+    out = a + t * span
+    if endpoint and num > 1:
+        out[-1] = b
+    if dtype is not None:
+        out = asarray(out, dtype=dtype)
+    out = moveaxis(out, 0, axis) if axis != 0 else out
+    if retstep:
+        return out, span / div if div > 0 else span * float("nan")
+    return out
+
+
 def _row_col(n: int, m: int, device: Device) -> tuple[g.Node, g.Node]:
     rows = g.expand(g.reshape(g.iota(n, device), (n, 1)), (n, m))
     cols = g.expand(g.reshape(g.iota(m, device), (1, m)), (n, m))
     return rows, cols
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, *,
-        device: Any = None) -> Array:
+def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None,
+        order: Any = "C", *, device: Any = None, like: Any = None) -> Array:
     """A matrix with ones on the k-th diagonal."""
+    _order("eye", order)
+    if device is None and isinstance(like, Array):
+        device = like.device
     dev = _device(device)
     m = n_rows if n_cols is None else n_cols
     d = default_float(dev) if dtype is None else dt.to_dtype(dtype, "eye")

@@ -20,21 +20,53 @@ builtins_bool = _builtins.bool
 
 
 class DType:
-    """A zyxarray data type. Equal to (and hashed like) the matching NumPy dtype."""
+    """A zyxarray data type. Equal to (and hashed like) the matching NumPy dtype, and printed
+    like it. There is one instance per type: ``zyxarray.dtype("float32")`` (this class, as
+    ``zyxarray.dtype``) returns ``zyxarray.float32``. Calling one converts, as NumPy's scalar
+    types do: ``zyxarray.float64(3)`` is NumPy's ``float64(3.0)``, ``zyxarray.float32(x)`` of
+    an array is ``astype``. NumPy's other dtype attributes (``char``, ``byteorder``...) are
+    read from the matching NumPy dtype, and ``numpy.dtype(zyxarray.float32)`` works."""
 
     __slots__ = ("_hash", "itemsize", "kind", "name", "np")
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.np = np.dtype(name)
+    def __new__(cls, obj: Any = None, align: builtins_bool = False,
+                copy: builtins_bool = False) -> DType:
+        if _BY_NP:                  # (built: every instance exists, return the one asked for)
+            return to_dtype(np.float64 if obj is None else obj, "dtype")
+        return super().__new__(cls)
+
+    def __init__(self, obj: Any = None, align: builtins_bool = False,
+                 copy: builtins_bool = False) -> None:
+        if _BY_NP:
+            return                  # (an existing instance, returned by __new__)
+        self.name = obj
+        self.np = np.dtype(obj)
         self.kind = self.np.kind
         self.itemsize = self.np.itemsize
         self._hash = hash(self.np)
 
     def __repr__(self) -> str:
-        return f"zyxarray.{self.name}"
+        return f"dtype('{self.name}')"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.name
+
+    def __call__(self, value: Any = 0) -> Any:
+        from ._array_object import Array
+        if isinstance(value, Array):
+            from ._data_type_functions import astype
+            return astype(value, self)
+        return self.np.type(value)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") or attr in DType.__slots__:
+            raise AttributeError(attr)
+        return getattr(self.np, attr)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The matching NumPy dtype (what ``numpy.dtype(...)`` reads)."""
+        return self.np
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is DType:
@@ -61,6 +93,7 @@ class DType:
         return self.np.str
 
 
+_BY_NP: dict[np.dtype, DType] = {}      # (filled once every instance exists)
 bool = DType("bool")
 int8 = DType("int8")
 int16 = DType("int16")
@@ -77,7 +110,7 @@ complex128 = DType("complex128")
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
        complex64, complex128)
-_BY_NP = {d.np: d for d in ALL}
+_BY_NP.update({d.np: d for d in ALL})
 
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
@@ -124,6 +157,9 @@ def to_dtype(obj: Any, where: str = "dtype") -> DType:
     try:
         nd = np.dtype(obj)
     except (TypeError, ValueError):
+        from ._numpy_args import Unsupported
+        if isinstance(obj, Unsupported):        # (object_, str_, datetime64...: say why)
+            raise TypeError(f"{where}: {obj._refuse()}") from None
         raise TypeError(f"{where}: {obj!r} is not a data type") from None
     if nd not in _BY_NP:
         raise TypeError(f"{where}: data type {nd} is not supported by zyxarray "

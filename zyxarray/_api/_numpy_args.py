@@ -67,8 +67,8 @@ def write_out(name: str, out: Any, result: Array) -> Array:
 
 class Unsupported:
     """A NumPy name that makes no sense for a device array library (object arrays, datetime
-    types, masked arrays...): using it raises a TypeError that says why (the list is in the
-    README, "NumPy names zyxarray refuses")."""
+    types...): using it raises a TypeError that says why (the list is in the README, "Names
+    zyxarray refuses")."""
 
     def __init__(self, name: str, why: str) -> None:
         self.name = name

@@ -5,11 +5,23 @@ Layer: ``_api``. Both are LIBRARY nodes (host NumPy on the cpu and reference dev
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
 from ._elementwise_functions import check
 from ._manipulation_functions import normalize_axis
+
+
+def _array(x: Any) -> Array:
+    """NumPy leniency: lists and NumPy arrays are sorted too."""
+    if isinstance(x, (list, tuple, np.ndarray, np.generic)):
+        from ._creation_functions import asarray
+        return asarray(x)
+    return x
 
 
 def _prepare(name: str, x: Array, axis: int | None) -> tuple[Array, int]:
@@ -28,21 +40,38 @@ def _prepare(name: str, x: Array, axis: int | None) -> tuple[Array, int]:
 
 # Note: the parameters that NumPy takes positionally (axis) are positional-or-keyword
 # here too; the standard makes them keyword-only, and its signature tests allow this.
-def argsort(x: Array, /, axis: int | None = -1, *, descending: bool = False,
-            stable: bool = True) -> Array:
+def _stable(name: str, kind: Any, stable: bool | None, order: Any) -> bool:
+    """The standard's ``stable`` from NumPy's ``kind`` too ('stable'/'mergesort' are stable,
+    'quicksort'/'heapsort' need not be). Without either, stable (the standard's default)."""
+    if order is not None:
+        raise ValueError(f"{name}: order= sorts structured arrays, which zyxarray does not "
+                         "have")
+    if kind is not None:
+        if kind not in ("quicksort", "mergesort", "heapsort", "stable"):
+            raise ValueError(f"{name}: kind must be one of 'quicksort', 'mergesort', "
+                             f"'heapsort', 'stable', got {kind!r}")
+        if stable is None:
+            return kind in ("stable", "mergesort")
+    return True if stable is None else bool(stable)
+
+
+def argsort(x: Any, /, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+            descending: bool = False, stable: bool | None = None) -> Array:
     """Indices that sort ``x`` along ``axis``; equal elements keep their order when
     ``stable`` (the default), and may not otherwise (NumPy's faster default sort)."""
-    x, ax = _prepare("argsort", x, axis)
+    stable = _stable("argsort", kind, stable, order)
+    x, ax = _prepare("argsort", _array(x), axis)
     node = g.library("argsort", (x._node,), {"axis": ax, "descending": bool(descending),
-                                             "stable": bool(stable)}, dt.int64.np, x.shape)
+                                             "stable": stable}, dt.int64.np, x.shape)
     return Array._new(node)
 
 
-def sort(x: Array, /, axis: int | None = -1, *, descending: bool = False,
-         stable: bool = True) -> Array:
+def sort(x: Any, /, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+         descending: bool = False, stable: bool | None = None) -> Array:
     """A sorted copy of ``x`` along ``axis`` (``stable=False``: NumPy's faster default
     sort; the values are the same)."""
-    x, ax = _prepare("sort", x, axis)
+    stable = _stable("sort", kind, stable, order)
+    x, ax = _prepare("sort", _array(x), axis)
     node = g.library("sort", (x._node,), {"axis": ax, "descending": bool(descending),
-                                          "stable": bool(stable)}, x.dtype.np, x.shape)
+                                          "stable": stable}, x.dtype.np, x.shape)
     return Array._new(node)

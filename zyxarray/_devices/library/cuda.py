@@ -206,3 +206,9 @@ def svdvals(x: Any, *, out: Any) -> None:
             s = _cp().linalg.svd(x, compute_uv=False)
         _converged(s)
         out[...] = s
+
+
+@device_impl("cuda", "bitcast")
+def bitcast(x: Any, *, out: Any) -> None:
+    if out.size:
+        out[...] = _cp().ascontiguousarray(x).view(out.dtype).reshape(out.shape)

@@ -66,3 +66,10 @@ def setitem(x: np.ndarray, value: np.ndarray, *idx: np.ndarray, out: np.ndarray,
     """A copy of x with ``value`` scattered at an advanced key (the last write wins)."""
     out[...] = x
     out[_key(template, idx)] = value
+
+
+@host_impl("bitcast")
+def bitcast(x: np.ndarray, *, out: np.ndarray) -> None:
+    """The bytes of ``x`` (C order) read as ``out``'s dtype (``ndarray.view(dtype)``)."""
+    if out.size:
+        out[...] = np.ascontiguousarray(x).view(out.dtype).reshape(out.shape)
