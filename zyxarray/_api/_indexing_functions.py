@@ -1,4 +1,5 @@
-"""Indexing functions: take and take_along_axis.
+"""Indexing functions: take (with NumPy's N-d indices, axis=None, out= and mode=) and
+take_along_axis.
 
 Layer: ``_api``. Both are LIBRARY nodes (a gather on the device's library table); their
 output shapes are known from the operands' shapes, so they stay lazy. The indices are
@@ -13,9 +14,10 @@ from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
 from ._creation_functions import asarray
-from ._elementwise_functions import device_of
+from ._elementwise_functions import clip, device_of, remainder
 from ._indexing import check_bounds
-from ._manipulation_functions import normalize_axis
+from ._manipulation_functions import normalize_axis, reshape
+from ._numpy_args import as_array, device_for, write_out
 
 
 def _indices(name: str, indices: Any, x: Array) -> Array:
@@ -29,23 +31,35 @@ def _indices(name: str, indices: Any, x: Array) -> Array:
 
 # Note: the parameters that NumPy takes positionally (axis) are positional-or-keyword
 # here too; the standard makes them keyword-only, and its signature tests allow this.
-def take(x: Array, indices: Any, /, axis: int | None = None) -> Array:
-    """Elements of ``x`` at ``indices`` (1-D) along ``axis``; negative indices count back."""
+# Note: NumPy's form is a superset of the standard's: indices of any shape, and axis=None
+# flattening x (the standard requires 1-D indices, and an axis beyond 1-D x).
+def take(x: Any, indices: Any, /, axis: int | None = None, out: Any = None,
+         mode: str = "raise") -> Array:
+    """Elements of ``x`` at ``indices`` along ``axis`` (of the flattened ``x`` if None); the
+    indices' shape replaces that axis. ``mode``: 'raise' (IndexError for an index outside
+    the axis; negative ones count back), 'wrap' (modulo the axis' length) or 'clip' (into
+    [0, length - 1]). ``out=`` receives the result."""
+    x = as_array(x, device=device_for(indices))
     idx = _indices("take", indices, x)
-    if idx.ndim != 1:
-        raise ValueError(f"take: indices must be 1-D, got shape {idx.shape}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"take: clipmode must be one of 'clip', 'raise', or 'wrap', got "
+                         f"{mode!r}")
     if axis is None:
-        if x.ndim != 1:
-            raise ValueError(f"take: axis is required for a {x.ndim}-d array")
-        axis = 0
+        x, axis = reshape(x, (-1,)), 0
     ax = normalize_axis("take", axis, x.ndim)
-    if x.shape[ax] == 0 and idx.size:
+    n = x.shape[ax]
+    if n == 0 and idx.size:
         raise IndexError(f"take: cannot take from an empty axis {ax} of shape {x.shape}")
     shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
     index = g.cast(idx._node, dt.int64.np)
-    check_bounds("take", index, x.shape[ax], ax)
+    if mode == "raise":
+        check_bounds("take", index, n, ax)
+    elif idx.size:
+        clipped = remainder(Array._new(index), n) if mode == "wrap" else \
+            clip(Array._new(index), 0, n - 1)
+        index = clipped._node
     node = g.library("take", (x._node, index), {"axis": ax}, x.dtype.np, shape)
-    return Array._new(node)
+    return write_out("take", out, Array._new(node))
 
 
 def take_along_axis(x: Array, indices: Any, /, axis: int = -1) -> Array:
