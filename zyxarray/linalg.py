@@ -1,4 +1,5 @@
-"""zyxarray.linalg: the standard's linear algebra extension.
+"""zyxarray.linalg: the standard's linear algebra extension, with NumPy's norm, lstsq and
+multi_dot.
 
 Decompositions run on the device's library table (LAPACK through NumPy for host memory);
 the arithmetic functions are graph ops that fuse. This module only re-exports the public
@@ -19,9 +20,12 @@ from ._api._linalg_functions import (
                                      eigvals,
                                      eigvalsh,
                                      inv,
+                                     lstsq,
                                      matrix_norm,
                                      matrix_power,
                                      matrix_rank,
+                                     multi_dot,
+                                     norm,
                                      outer,
                                      pinv,
                                      qr,
@@ -37,7 +41,7 @@ from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
 
 __all__ = [
     "LinAlgError", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
-    "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-    "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-    "tensordot", "trace", "vecdot", "vector_norm",
+    "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
+    "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]

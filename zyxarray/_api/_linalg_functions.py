@@ -19,9 +19,15 @@ Two kinds of function:
   matrix_norm's 'fro'/1/-1/inf/-inf (abs, pow, sum/max/min), tensordot (a permute, a
   reshape and matmul), matrix_power (repeated squaring by matmul).
 
+NumPy's names beyond the standard: norm (vector_norm or matrix_norm over the axes it
+names), lstsq (from svd, with matmuls), multi_dot (matmuls in the cheapest order); and
+NumPy's keywords of the decompositions (pinv's rcond and hermitian, svd's compute_uv and
+hermitian, matrix_rank's tol and hermitian, eigh's UPLO). Every function takes array-likes
+(lists, NumPy arrays) as NumPy does; they join the device of the call's other arrays.
+
 # Note: where the standard says an input "should have a floating-point data type", integer
 # and boolean inputs raise TypeError (as array-api-strict does); NumPy would compute in
-# float64 instead.
+# float64 instead. NumPy's own names (norm, lstsq) compute integers in float64, as NumPy.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, check, device_of
 from ._linear_algebra_functions import matmul
 from ._manipulation_functions import concat, normalize_axes, normalize_axis
+from ._numpy_args import as_array, device_for
 
 
 class EighResult(NamedTuple):
@@ -73,22 +80,46 @@ class SVDResult(NamedTuple):
 
 
 # -- shared helpers ---------------------------------------------------------------------------
-def _array(name: str, x: Any) -> Array:
-    if not isinstance(x, Array):
-        raise TypeError(f"{name}: expected an array, got {type(x).__name__}")
-    return x
+_HOST_DATA = (list, tuple, np.ndarray, np.generic, bool, int, float, complex)
+
+
+def _array(name: str, x: Any, device: Any = None) -> Array:
+    """``x`` as an array: host data (lists, NumPy arrays, scalars) as NumPy takes it, on
+    ``device`` (the device of the call's other arrays) or the default one."""
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, _HOST_DATA):
+        return as_array(x, device=device)
+    raise TypeError(f"{name}: expected an array, got {type(x).__name__}")
+
+
+def _arrays(name: str, x1: Any, x2: Any) -> tuple[Array, Array]:
+    """Both operands as arrays, host data on the device of the other one."""
+    device = device_for(x1, x2)
+    return _array(name, x1, device), _array(name, x2, device)
 
 
 def _matrices(name: str, x: Any, *, square: bool = False, category: str = "floating-point"
               ) -> Array:
     """``x`` checked to be a stack of (square) matrices of a ``category`` dtype."""
-    x = _array(name, x)
+    x = _floats(_array(name, x), category)
     check(name, x.dtype, category)
     if x.ndim < 2:
         raise ValueError(f"{name}: expected a matrix or a stack of matrices (at least 2 "
                          f"dimensions), got shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
         raise ValueError(f"{name}: expected square matrices, got shape {x.shape}")
+    return x
+
+
+def _floats(x: Array, category: str) -> Array:
+    """Integer and boolean input to a floating-point function, in the default float dtype.
+    # Note: the standard says such input "should" be floating-point (array-api-strict
+    # refuses it); NumPy computes it in float64, which is what NumPy code expects."""
+    if category == "floating-point" and x.dtype.kind in "biu":
+        from ._data_type_functions import astype
+        from ._elementwise_functions import default_float
+        return astype(x, default_float(x.device))
     return x
 
 
@@ -187,7 +218,7 @@ def _diagonal(node: g.Node, offset: int) -> g.Node:
 
 
 # -- decompositions and solvers (LIBRARY nodes) -----------------------------------------------
-def cholesky(x: Array, /, *, upper: bool = False) -> Array:
+def cholesky(x: Any, /, *, upper: bool = False) -> Array:
     """The lower (or, if ``upper``, upper) Cholesky factor of each Hermitian positive-definite
     matrix; ``LinAlgError`` (from this call) where one is not positive definite."""
     x = _matrices("cholesky", x, square=True)
@@ -195,13 +226,13 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
                                      x.dtype.np, x.shape)))
 
 
-def det(x: Array, /) -> Array:
+def det(x: Any, /) -> Array:
     """The determinant of each square matrix."""
     x = _matrices("det", x, square=True)
     return Array._new(g.library("det", (x._node,), {}, x.dtype.np, x.shape[:-2]))
 
 
-def slogdet(x: Array, /) -> SlogdetResult:
+def slogdet(x: Any, /) -> SlogdetResult:
     """(sign, log|det|) of each square matrix; sign has x's dtype, logabsdet is real."""
     x = _matrices("slogdet", x, square=True)
     batch = x.shape[:-2]
@@ -210,22 +241,38 @@ def slogdet(x: Array, /) -> SlogdetResult:
     return SlogdetResult(sign, logabsdet)
 
 
-def eigh(x: Array, /) -> EighResult:
-    """Eigenvalues (real, ascending) and eigenvectors (columns) of each Hermitian matrix."""
-    x = _matrices("eigh", x, square=True)
+def _hermitian_from(name: str, x: Array, uplo: str) -> Array:
+    """The matrices whose lower triangle holds what ``uplo`` names: the library reads the
+    lower one, and the conjugate transpose's lower triangle is the conjugate of the upper."""
+    if uplo not in ("L", "U"):
+        raise ValueError(f"{name}: UPLO must be 'L' or 'U', got {uplo!r}")
+    if uplo == "L":
+        return x
+    node = g.permute(x._node, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
+    if x.dtype in dt.COMPLEX_FLOATING:
+        node = g.alu(Op.CONJ, node)
+    return Array._new(node)
+
+
+# Note: UPLO is NumPy's (the standard's eigh and eigvalsh have no such parameter).
+def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
+    """Eigenvalues (real, ascending) and eigenvectors (columns) of each Hermitian matrix,
+    read from its lower (``UPLO='L'``) or upper (``'U'``) triangle."""
+    x = _hermitian_from("eigh", _matrices("eigh", x, square=True), UPLO)
     values, vectors = _packed("eigh", x, {}, x.dtype,
                               [(x.shape[:-1], _real_of(x.dtype)), (x.shape, x.dtype)])
     return EighResult(values, vectors)
 
 
-def eigvalsh(x: Array, /) -> Array:
-    """Eigenvalues (real, ascending) of each Hermitian matrix."""
-    x = _matrices("eigvalsh", x, square=True)
+def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
+    """Eigenvalues (real, ascending) of each Hermitian matrix, read from its lower
+    (``UPLO='L'``) or upper (``'U'``) triangle."""
+    x = _hermitian_from("eigvalsh", _matrices("eigvalsh", x, square=True), UPLO)
     return Array._new(_now(g.library("eigvalsh", (x._node,), {}, _real_of(x.dtype).np,
                                      x.shape[:-1])))
 
 
-def eig(x: Array, /) -> EigResult:
+def eig(x: Any, /) -> EigResult:
     """Eigenvalues and eigenvectors (columns) of each square matrix, always complex."""
     x = _matrices("eig", x, square=True)
     c = _complex_of(x.dtype)
@@ -233,33 +280,66 @@ def eig(x: Array, /) -> EigResult:
     return EigResult(values, vectors)
 
 
-def eigvals(x: Array, /) -> Array:
+def eigvals(x: Any, /) -> Array:
     """Eigenvalues of each square matrix, always complex."""
     x = _matrices("eigvals", x, square=True)
     return Array._new(_now(g.library("eigvals", (x._node,), {}, _complex_of(x.dtype).np,
                                      x.shape[:-1])))
 
 
-def inv(x: Array, /) -> Array:
+def inv(x: Any, /) -> Array:
     """The inverse of each square matrix (``LinAlgError`` from this call for a singular one)."""
     x = _matrices("inv", x, square=True)
     return Array._new(_now(g.library("inv", (x._node,), {}, x.dtype.np, x.shape)))
 
 
-def _rtol_array(name: str, rtol: Array, x: Array) -> tuple[tuple[int, ...], g.Node]:
+def _rtol_array(name: str, rtol: Array, x: Array, what: str = "rtol"
+                ) -> tuple[tuple[int, ...], g.Node]:
     """(the batch shape with rtol broadcast in, rtol as x's real dtype)."""
     device_of(name, (x, rtol))
     if rtol.dtype not in dt.REAL_FLOATING:
-        raise TypeError(f"{name}: rtol must have a real floating-point dtype, got "
+        raise TypeError(f"{name}: {what} must have a real floating-point dtype, got "
                         f"{rtol.dtype.name}")
     batch = broadcast_shapes(name, x.shape[:-2], rtol.shape)
     return batch, g.cast(rtol._node, _real_of(x.dtype).np)
 
 
-def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
+class _NoValue:
+    """The default of a keyword whose absence differs from None (NumPy's ``_NoValue``)."""
+
+    def __repr__(self) -> str:
+        return "<no value>"
+
+
+_NO_VALUE: Any = _NoValue()
+
+
+def _tolerance(value: Any, x: Array) -> float | Array | None:
+    """A tolerance as NumPy takes it: None, a number, or an array (host data becomes an
+    array on x's device)."""
+    if value is None or isinstance(value, Array):
+        return value
+    if np.ndim(value) == 0:
+        return float(value)
+    return as_array(value, device=x.device)
+
+
+# Note: NumPy's rcond (positional) and hermitian are accepted as NumPy takes them: without
+# rcond or rtol the cutoff is NumPy's 1e-15; the standard's ``rtol=None`` gives its default
+# ``max(M, N) * eps``.
+def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *,
+         rtol: Any = _NO_VALUE) -> Array:
     """The Moore-Penrose pseudo-inverse of each matrix; singular values at or below
-    ``rtol`` times the largest count as zero (default ``max(M, N) * eps``)."""
+    ``rtol`` (or ``rcond``) times the largest count as zero (default 1e-15, or
+    ``max(M, N) * eps`` for ``rtol=None``). ``hermitian`` matrices go through ``eigh``."""
     x = _matrices("pinv", x)
+    if rcond is None:
+        rcond = 1e-15 if rtol is _NO_VALUE else rtol
+    elif rtol is not _NO_VALUE:
+        raise ValueError("pinv: rtol and rcond cannot both be set")
+    rtol = _tolerance(rcond, x)
+    if hermitian:
+        return _pinv_hermitian(x, rtol)
     m, n = x.shape[-2:]
     if isinstance(rtol, Array):
         batch, r = _rtol_array("pinv", rtol, x)
@@ -272,7 +352,37 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
                                      x.shape[:-2] + (n, m))))
 
 
-def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
+def _cutoff(name: str, values: Array, rtol: float | Array | None, x: Array) -> Array:
+    """``rtol`` (default ``max(M, N) * eps``) times the largest of ``values`` (real, the
+    last axis), keeping that axis."""
+    m, n = x.shape[-2:]
+    largest = stats.max(values, axis=-1, keepdims=True)
+    if isinstance(rtol, Array):
+        _rtol_array(name, rtol, x)
+        r = Array._new(g.cast(rtol._node, values.dtype.np))
+        return largest * Array._new(g.reshape(r._node, r.shape + (1,)))
+    scale = max(m, n) * float(np.finfo(values.dtype.np).eps) if rtol is None else rtol
+    return largest * scale
+
+
+def _pinv_hermitian(x: Array, rtol: float | Array | None) -> Array:
+    """``V diag(1/w) V^H`` from ``eigh``, eigenvalues at or below the cutoff (in magnitude)
+    counting as zero."""
+    from ._elementwise_functions import abs as absolute
+    from ._elementwise_functions import conj, divide, greater
+    from ._searching_functions import where
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"pinv: hermitian=True needs square matrices, got shape {x.shape}")
+    w, v = eigh(x)
+    size = absolute(w)
+    keep = greater(size, _cutoff("pinv", size, rtol, x))
+    inverse = where(keep, divide(1.0, w), 0.0)
+    scaled = v * Array._new(g.reshape(inverse._node, inverse.shape[:-1] + (1,) +
+                                      inverse.shape[-1:]))
+    return matmul(scaled, conj(v).mT)
+
+
+def qr(x: Any, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """QR decomposition of each matrix: ``mode`` 'reduced' (Q is M x K) or 'complete'."""
     x = _matrices("qr", x)
     if mode not in ("reduced", "complete"):
@@ -285,10 +395,10 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
     return QRResult(q, r)
 
 
-def solve(x1: Array, x2: Array, /) -> Array:
+def solve(x1: Any, x2: Any, /) -> Array:
     """The solution X of ``x1 @ X = x2`` for each square ``x1``; a 1-D ``x2`` is one
     right-hand side for every matrix of the stack."""
-    a, b = _array("solve", x1), _array("solve", x2)
+    a, b = _arrays("solve", x1, x2)
     device_of("solve", (a, b))
     common = dt.result_type_of(a, b, where="solve")
     check("solve", common, "floating-point")
@@ -310,10 +420,18 @@ def solve(x1: Array, x2: Array, /) -> Array:
     return Array._new(_now(node))
 
 
-def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
+# Note: NumPy's compute_uv and hermitian are accepted (and full_matrices positionally);
+# with compute_uv=False the result is S alone, as in NumPy.
+def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> Any:
     """Singular value decomposition ``x = U @ diag(S) @ Vh`` of each matrix; S is real and
-    descending."""
+    descending. ``hermitian`` matrices go through ``eigh``; without ``compute_uv`` only S
+    is computed and returned."""
     x = _matrices("svd", x)
+    if hermitian:
+        return _svd_hermitian(x, compute_uv)
+    if not compute_uv:
+        return svdvals(x)
     *batch, m, n = x.shape
     k = min(m, n)
     mu, nv = (m, n) if full_matrices else (k, k)
@@ -323,7 +441,30 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(u, s, vh)
 
 
-def svdvals(x: Array, /) -> Array:
+def _svd_hermitian(x: Array, compute_uv: bool) -> Any:
+    """The SVD of Hermitian matrices from ``eigh``: S is |eigenvalues| in descending order,
+    U the eigenvectors in that order, Vh their conjugate transpose with the eigenvalues'
+    signs."""
+    from ._elementwise_functions import abs as absolute
+    from ._elementwise_functions import conj, sign
+    from ._indexing_functions import take_along_axis
+    from ._manipulation_functions import flip
+    from ._sorting_functions import argsort, sort
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"svd: hermitian=True needs square matrices, got shape {x.shape}")
+    if not compute_uv:
+        return flip(sort(absolute(eigvalsh(x)), axis=-1), axis=-1)
+    w, v = eigh(x)
+    order = flip(argsort(absolute(w), axis=-1), axis=-1)
+    s = take_along_axis(absolute(w), order, axis=-1)
+    signs = take_along_axis(sign(w), order, axis=-1)
+    rows = order.shape[:-1] + (1,) + order.shape[-1:]
+    u = take_along_axis(v, Array._new(g.reshape(order._node, rows)), axis=-1)
+    signed = u * Array._new(g.cast(g.reshape(signs._node, rows), u.dtype.np))
+    return SVDResult(u, s, conj(signed).mT)
+
+
+def svdvals(x: Any, /) -> Array:
     """The singular values of each matrix (real, descending)."""
     x = _matrices("svdvals", x)
     k = min(x.shape[-2:])
@@ -331,33 +472,52 @@ def svdvals(x: Array, /) -> Array:
                                      x.shape[:-2] + (k,))))
 
 
-def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
-    """The number of singular values above ``rtol`` times the largest (default
-    ``max(M, N) * eps``), as int64."""
+# Note: NumPy's tol (an absolute threshold, positional) and hermitian are accepted, and a
+# 0-d or 1-D x gives 1 unless it is all zeros, as in NumPy (a 0-d array here, not an int).
+def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
+                rtol: Any = None) -> Array:
+    """The number of singular values above ``tol``, or else above ``rtol`` times the
+    largest (default ``max(M, N) * eps``), as int64. ``hermitian`` matrices use the
+    magnitudes of their eigenvalues."""
+    x = _array("matrix_rank", x)
+    if x.ndim < 2:
+        zero = broadcast_node(g.const(0, x.dtype.np, x.device), x.shape)
+        nonzero = g.cast(g.alu(Op.CMPNE, x._node, zero, dtype=np.bool_), np.int64)
+        return Array._new(_reduce(nonzero, Op.MAX, tuple(range(x.ndim)), False)
+                          if x.size else g.const(0, np.int64, x.device))
     x = _matrices("matrix_rank", x)
     *batch_list, m, n = x.shape
     batch = tuple(batch_list)
     real = _real_of(x.dtype).np
-    if isinstance(rtol, Array):
-        batch, r = _rtol_array("matrix_rank", rtol, x)
+    absolute_tol = tol is not None
+    limit = _tolerance(tol if absolute_tol else rtol, x)
+    if isinstance(limit, Array):
+        batch, r = _rtol_array("matrix_rank", limit, x, "tol" if absolute_tol else "rtol")
         r = g.reshape(r, r.shape + (1,))
     else:
-        scale = max(m, n) * float(np.finfo(real).eps) if rtol is None else float(rtol)
+        scale = max(m, n) * float(np.finfo(real).eps) if limit is None else limit
         r = g.const(scale, real, x.device)
     k = min(m, n)
     if k == 0:
         return Array._new(broadcast_node(g.const(0, np.int64, x.device), batch))
-    s = svdvals(x)._node
+    if hermitian:
+        from ._elementwise_functions import abs as absolute
+        s = absolute(eigvalsh(x))._node
+    else:
+        s = svdvals(x)._node
     s = broadcast_node(s, batch + (k,))
-    largest = g.reduce(s, Op.MAX, (len(batch),))
-    tol = g.alu(Op.MUL, largest, broadcast_node(r, batch + (1,)))
+    if absolute_tol:
+        tol = broadcast_node(r, batch + (1,))
+    else:
+        largest = g.reduce(s, Op.MAX, (len(batch),))
+        tol = g.alu(Op.MUL, largest, broadcast_node(r, batch + (1,)))
     above = g.alu(Op.CMPLT, broadcast_node(tol, batch + (k,)), s, dtype=np.bool_)
     count = g.reduce(g.cast(above, np.int64), Op.ADD, (len(batch),))
     return Array._new(g.reshape(count, batch))
 
 
 # -- arithmetic (graph ops that fuse) ---------------------------------------------------------
-def matrix_power(x: Array, n: int, /) -> Array:
+def matrix_power(x: Any, n: int, /) -> Array:
     """``x`` multiplied by itself ``n`` times (identity for 0, powers of the inverse for
     negative ``n``), by repeated squaring."""
     x = _matrices("matrix_power", x, square=True)
@@ -384,7 +544,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     return Array._new(result._node)
 
 
-def matrix_norm(x: Array, /, *, keepdims: bool = False,
+def matrix_norm(x: Any, /, *, keepdims: bool = False,
                 ord: float | Literal["fro", "nuc"] | None = "fro") -> Array:
     """A matrix norm of each matrix: 'fro' (also for None), 'nuc', 1, -1, 2, -2, inf or -inf
     (the result is real)."""
@@ -421,11 +581,11 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     return Array._new(g.reshape(out, batch + (1, 1) if keepdims else batch))
 
 
-def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
+def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None,
                 keepdims: bool = False, ord: int | float = 2) -> Array:
     """The ``ord``-norm of the vectors along ``axis`` (all axes if None); the result is
     real. ord 0 counts non-zeros; inf/-inf are the largest/smallest magnitude."""
-    x = _array("vector_norm", x)
+    x = _floats(_array("vector_norm", x), "floating-point")
     check("vector_norm", x.dtype, "floating-point")
     if isinstance(ord, bool) or not isinstance(ord, numbers.Real):
         raise ValueError(f"vector_norm: ord must be a real number, got {ord!r}")
@@ -453,14 +613,14 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None,
     return Array._new(out)
 
 
-def diagonal(x: Array, /, *, offset: int = 0) -> Array:
+def diagonal(x: Any, /, *, offset: int = 0) -> Array:
     """The ``offset`` diagonal of each matrix (a view: no copy; read-only, as NumPy's,
     and it shows later writes to ``x``)."""
     x = _matrices("diagonal", x, category="any")
     return Array._view(x, _diagonal, operator.index(offset), writeable=False)
 
 
-def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Array:
     """The sum of the ``offset`` diagonal of each matrix (integers sum in int64/uint64 as
     ``sum`` does, unless ``dtype`` says otherwise)."""
     x = _matrices("trace", x, category="numeric")
@@ -468,9 +628,9 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
     return stats.sum(diag, axis=-1, dtype=dtype)
 
 
-def outer(x1: Array, x2: Array, /) -> Array:
+def outer(x1: Any, x2: Any, /) -> Array:
     """The outer product ``x1[:, None] * x2[None, :]`` of two vectors."""
-    a, b = _array("outer", x1), _array("outer", x2)
+    a, b = _arrays("outer", x1, x2)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"outer: expected two 1-D arrays, got shapes {a.shape} and {b.shape}")
     device_of("outer", (a, b))
@@ -482,9 +642,9 @@ def outer(x1: Array, x2: Array, /) -> Array:
     return Array._new(g.alu(Op.MUL, lhs, rhs))
 
 
-def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
     """The cross product of the 3-element vectors along ``axis`` (other axes broadcast)."""
-    a, b = _array("cross", x1), _array("cross", x2)
+    a, b = _arrays("cross", x1, x2)
     device_of("cross", (a, b))
     common = dt.result_type_of(a, b, where="cross")
     check("cross", common, "numeric")
@@ -518,11 +678,11 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 
 
 # Note: axes may be positional, as in NumPy.
-def tensordot(x1: Array, x2: Array, /,
+def tensordot(x1: Any, x2: Any, /,
               axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
     """The contraction of ``x1`` and ``x2`` over ``axes`` (the last N axes of x1 with the
     first N of x2, or two explicit sequences): a permute, a reshape and one matmul."""
-    a, b = _array("tensordot", x1), _array("tensordot", x2)
+    a, b = _arrays("tensordot", x1, x2)
     device_of("tensordot", (a, b))
     common = dt.result_type_of(a, b, where="tensordot")
     check("tensordot", common, "numeric")
@@ -561,3 +721,182 @@ def tensordot(x1: Array, x2: Array, /,
                     (k, math.prod(shape2)))
     out = matmul(Array._new(lhs), Array._new(rhs))
     return Array._new(g.reshape(out._node, shape1 + shape2))
+
+
+# -- NumPy's linalg names beyond the standard --------------------------------------------------
+def _float_input(name: str, x: Any) -> Array:
+    """``x`` as an array of a floating dtype: integers and bools as float64, as NumPy's
+    norm and lstsq convert them (these names are NumPy's, not the standard's)."""
+    x = _array(name, x)
+    if x.dtype not in dt.FLOATING:
+        check(name, x.dtype, "real-valued" if x.dtype is not dt.bool else "bool")
+        x = Array._new(g.cast(x._node, np.float64))
+    return x
+
+
+_MATRIX_ORDS = (None, "fro", "f", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Array:
+    """NumPy's ``linalg.norm``: a vector norm over one axis (``ord`` None/2, 1, inf, -inf,
+    0 or any other power), a matrix norm over two ('fro', 'nuc', 1, -1, 2, -2, inf,
+    -inf); with ``axis=None`` the 2-norm of the flattened array for ``ord=None``, else x's
+    vector (1-D) or matrix (2-D) norm. Integers compute in float64."""
+    x = _float_input("norm", x)
+    nd = x.ndim
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
+            return vector_norm(x, keepdims=keepdims)
+        axes: tuple[int, ...] = tuple(range(nd))
+    elif isinstance(axis, tuple):
+        axes = axis
+    else:
+        try:
+            axes = (operator.index(axis),)
+        except TypeError:
+            raise TypeError(f"norm: axis must be None, an integer or a tuple of integers, "
+                            f"got {axis!r}") from None
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"norm: invalid norm order {ord!r} for vectors")
+        return vector_norm(x, axis=axes[0], keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axes) != 2:
+        raise ValueError(f"norm: improper number of dimensions to norm (axis {axis} of "
+                         f"shape {x.shape})")
+    row, col = (normalize_axis("norm", a, nd) for a in axes)
+    if row == col:
+        raise ValueError(f"norm: duplicate axes given ({axis})")
+    if isinstance(ord, str):
+        valid = ord in ("fro", "f", "nuc")
+    else:
+        valid = ord is None or (isinstance(ord, numbers.Real) and ord in _MATRIX_ORDS[4:])
+        ord = None if ord is None else float(ord)
+    if not valid:
+        raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
+    rest = tuple(i for i in range(nd) if i not in (row, col))
+    moved = Array._new(g.permute(x._node, rest + (row, col)))
+    out = matrix_norm(moved, ord="fro" if ord in (None, "f") else ord)
+    if keepdims:
+        shape = tuple(1 if i in (row, col) else s for i, s in enumerate(x.shape))
+        out = Array._new(g.reshape(out._node, shape))
+    return out
+
+
+def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Array, Array, int, Array]:
+    """The least-squares solution x of ``a @ x = b`` from the SVD of a: (x, the squared
+    residual norms of each column of b, the rank of a, a's singular values), as NumPy's
+    (residuals are empty unless a has full column rank and more rows than columns).
+    Singular values at or below ``rcond`` times the largest count as zero (default
+    ``eps * max(M, N)``). Integers compute in float64.
+
+    The rank is read back from the device: the residuals' shape depends on it."""
+    # Note: the rank is a Python int (NumPy's is a NumPy int32).
+    from ._elementwise_functions import abs as absolute
+    from ._elementwise_functions import conj, divide, greater
+    from ._searching_functions import where
+    device = device_for(a, b)
+    a, b = _float_input("lstsq", _array("lstsq", a, device)), \
+        _float_input("lstsq", _array("lstsq", b, device))
+    device_of("lstsq", (a, b))
+    common = dt.result_type_of(a, b, where="lstsq")
+    if a.ndim != 2:
+        raise np.linalg.LinAlgError(f"lstsq: {a.ndim}-dimensional array given; a must be "
+                                    "two-dimensional")
+    if b.ndim not in (1, 2):
+        raise np.linalg.LinAlgError(f"lstsq: {b.ndim}-dimensional array given; b must be "
+                                    "one- or two-dimensional")
+    m, n = a.shape
+    if b.shape[0] != m:
+        raise np.linalg.LinAlgError(f"lstsq: incompatible dimensions: a {a.shape}, b "
+                                    f"{b.shape}")
+    vector = b.ndim == 1
+    a = Array._new(g.cast(a._node, common.np))
+    b2 = Array._new(g.cast(g.reshape(b._node, (m, 1)) if vector else b._node, common.np))
+    k = b2.shape[1]
+    real = _real_of(common)
+    if min(m, n) == 0:
+        x = Array._new(broadcast_node(g.const(0, common.np, a.device), (n, k)))
+        s = Array._new(broadcast_node(g.const(0, real.np, a.device), (0,)))
+        rank = 0
+    else:
+        u, s, vh = svd(a, full_matrices=False)
+        eps = float(np.finfo(real.np).eps)
+        scale = eps * max(m, n) if rcond is None else rcond
+        if np.ndim(scale) == 0 and not isinstance(scale, Array) and scale < 0:
+            scale = eps      # (LAPACK's convention, which NumPy passes on)
+        cutoff = _cutoff("lstsq", s, _tolerance(scale, a), a)
+        keep = greater(s, cutoff)
+        inverse = where(keep, divide(1.0, s), 0.0)
+        column = Array._new(g.reshape(inverse._node, inverse.shape + (1,)))
+        projected = matmul(conj(u).mT, b2) * column
+        x = matmul(conj(vh).mT, projected)
+        rank = int(stats.sum(keep))
+    if rank == n and m > n:
+        r = b2 - matmul(a, x)
+        residuals = stats.sum(absolute(r) * absolute(r), axis=0) if common in \
+            dt.COMPLEX_FLOATING else stats.sum(r * r, axis=0)
+    else:
+        residuals = Array._new(broadcast_node(g.const(0, real.np, a.device), (0,)))
+    if vector:
+        x = Array._new(g.reshape(x._node, (n,)))
+    return x, residuals, rank, s
+
+
+def multi_dot(arrays: Any, *, out: Any = None) -> Array:
+    """The product of two or more matrices in the cheapest order (fewest scalar
+    multiplications, by dynamic programming over the chain); the first and last may be
+    vectors (a row and a column), as in NumPy."""
+    from ._numpy_args import write_out
+    items = list(arrays)
+    if len(items) < 2:
+        raise ValueError(f"multi_dot: expecting at least two arrays, got {len(items)}")
+    device = device_for(*items)
+    mats = [_array("multi_dot", v, device) for v in items]
+    device_of("multi_dot", tuple(mats))
+    first_vector, last_vector = mats[0].ndim == 1, mats[-1].ndim == 1
+    if first_vector:
+        mats[0] = Array._new(g.reshape(mats[0]._node, (1,) + mats[0].shape))
+    if last_vector:
+        mats[-1] = Array._new(g.reshape(mats[-1]._node, mats[-1].shape + (1,)))
+    for v in mats:
+        if v.ndim != 2:
+            raise np.linalg.LinAlgError(f"multi_dot: {v.ndim}-dimensional array given; the "
+                                        "arrays must be two-dimensional (the first and last "
+                                        "may be one-dimensional)")
+    for i in range(len(mats) - 1):
+        if mats[i].shape[1] != mats[i + 1].shape[0]:
+            raise ValueError(f"multi_dot: shapes {mats[i].shape} and {mats[i + 1].shape} "
+                             f"(arrays {i} and {i + 1}) do not align")
+    order = _chain_order([v.shape[0] for v in mats] + [mats[-1].shape[1]])
+
+    def product(i: int, j: int) -> Array:
+        if i == j:
+            return mats[i]
+        k = order[i][j]
+        return matmul(product(i, k), product(k + 1, j))
+
+    result = product(0, len(mats) - 1)
+    shape = result.shape
+    if first_vector:
+        shape = shape[1:]
+    if last_vector:
+        shape = shape[:-1]
+    return write_out("multi_dot", out, Array._new(g.reshape(result._node, shape)))
+
+
+def _chain_order(dims: list[int]) -> list[list[int]]:
+    """``split[i][j]``: where the cheapest product of matrices i..j splits (matrix i has
+    shape ``dims[i], dims[i + 1]``), by the textbook dynamic programme."""
+    count = len(dims) - 1
+    cost = [[0] * count for _ in range(count)]
+    split = [[0] * count for _ in range(count)]
+    for length in range(1, count):
+        for i in range(count - length):
+            j = i + length
+            cost[i][j] = -1
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] < 0 or c < cost[i][j]:
+                    cost[i][j] = c
+                    split[i][j] = k
+    return split
