@@ -18,6 +18,7 @@ from . import _statistical_functions as sf
 from ._array_object import Array
 from ._creation_functions import asarray
 from ._linear_algebra_functions import matmul
+from ._numpy_args import write_out
 
 
 def _arr(x: Any) -> Array:
@@ -85,27 +86,33 @@ def right_shift(x1: Any, x2: Any) -> Array:
     return ew.bitwise_right_shift(x1, x2)
 
 
-def amax(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    return sf.max(_arr(x), axis=axis, keepdims=keepdims)
+def amax(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+         initial: Any = None, where: Any = True) -> Array:
+    """NumPy's alias of ``max``."""
+    return sf.max(x, axis, out, keepdims, initial, where)
 
 
-def amin(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    return sf.min(_arr(x), axis=axis, keepdims=keepdims)
+def amin(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+         initial: Any = None, where: Any = True) -> Array:
+    """NumPy's alias of ``min``."""
+    return sf.min(x, axis, out, keepdims, initial, where)
 
 
-def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
-    """NumPy's cumsum: flattens when ``axis`` is None."""
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
+    """NumPy's cumsum: flattens when ``axis`` is None; small integers accumulate in
+    int64/uint64."""
     x = _arr(x)
     if axis is None:
         x, axis = mf.reshape(x, (-1,)), 0
-    return sf.cumulative_sum(x, axis=axis, dtype=dtype)
+    return write_out("cumsum", out, sf.cumulative_sum(x, axis=axis, dtype=dtype))
 
 
-def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
+    """NumPy's cumprod: flattens when ``axis`` is None."""
     x = _arr(x)
     if axis is None:
         x, axis = mf.reshape(x, (-1,)), 0
-    return sf.cumulative_prod(x, axis=axis, dtype=dtype)
+    return write_out("cumprod", out, sf.cumulative_prod(x, axis=axis, dtype=dtype))
 
 
 def dot(a: Any, b: Any) -> Array:

@@ -1,6 +1,8 @@
-"""Searching functions: where.
+"""Searching functions: where, argmax, argmin, count_nonzero, nonzero, searchsorted.
 
-Layer: ``_api``.
+Layer: ``_api``. They take NumPy's array-likes and keywords (``out=``, ``keepdims=``); where
+with only a condition is ``nonzero``, as in NumPy. nonzero's shape depends on the data, so it
+realizes its input; the others stay lazy (argmax, argmin and searchsorted are LIBRARY nodes).
 """
 
 from __future__ import annotations
@@ -13,22 +15,33 @@ from .._codegen.ir import Op
 from .._lazy import graph as g
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of, operands
+from ._numpy_args import as_array, write_out
+
+_NOT_GIVEN: Any = object()
 
 
-def where(condition: Any, x1: Any, x2: Any, /) -> Array:
-    """Elements of x1 where condition is true, else of x2 (all three broadcast)."""
+def where(condition: Any, x1: Any = _NOT_GIVEN, x2: Any = _NOT_GIVEN, /) -> Any:
+    """Elements of x1 where condition is true, else of x2 (all three broadcast); with the
+    condition alone, ``nonzero(condition)`` (NumPy's one-argument form, which realizes it)."""
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
+        return nonzero(as_array(condition))
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        raise ValueError("where: either both or neither of x and y should be given")
     device = device_of("where", (condition, x1, x2))
-    if not isinstance(condition, Array):
-        from ._creation_functions import asarray
-        condition = asarray(condition, device=device)
+    condition = as_array(condition, device=device)
+    if not isinstance(x1, Array) and not isinstance(x2, Array):
+        # Note: two host values (Python scalars too) take NumPy's dtypes of their own
+        x1, x2 = as_array(x1, device=device), as_array(x2, device=device)
     (a, b), _, _ = operands("where", x1, x2)
-    shape = broadcast_shapes("where", condition.shape, a.shape)
+    # (the fast path of ``operands`` leaves a Python scalar's node unbroadcast)
+    shape = broadcast_shapes("where", condition.shape, a.shape, b.shape)
     cond = broadcast_node(g.cast(condition._node, np.bool_), shape)
     return Array._new(g.alu(Op.WHERE, cond, broadcast_node(a, shape), broadcast_node(b, shape)))
 
 
-def _index_reduction(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
+def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
     from . import _dtypes as dt
+    x = as_array(x)
     from ._elementwise_functions import check
     from ._manipulation_functions import normalize_axis
     check(name, x.dtype, "real-valued" if x.dtype is not dt.bool else "bool")
@@ -47,31 +60,37 @@ def _index_reduction(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
     return Array._new(node)
 
 
-# Note: the parameters that NumPy takes positionally (axis; side and sorter) are
-# positional-or-keyword here too; the standard makes them keyword-only, and its
-# signature tests allow this.
-def argmax(x: Array, /, axis: int | None = None, *, keepdims: bool = False) -> Array:
-    """Index of the first largest element (along ``axis``, or of the flattened array)."""
-    return _index_reduction("argmax", x, axis, keepdims)
+# Note: the parameters that NumPy takes positionally (axis, out; side and sorter) are
+# positional-or-keyword here too; the standard makes them keyword-only, and its signature
+# tests allow this.
+def argmax(x: Any, /, axis: int | None = None, out: Any = None, *,
+           keepdims: bool = False) -> Array:
+    """Index of the first largest element (along ``axis``, or of the flattened array); the
+    first NaN counts as the largest, as in NumPy."""
+    return write_out("argmax", out, _index_reduction("argmax", x, axis, keepdims))
 
 
-def argmin(x: Array, /, axis: int | None = None, *, keepdims: bool = False) -> Array:
+def argmin(x: Any, /, axis: int | None = None, out: Any = None, *,
+           keepdims: bool = False) -> Array:
     """Index of the first smallest element (along ``axis``, or of the flattened array)."""
-    return _index_reduction("argmin", x, axis, keepdims)
+    return write_out("argmin", out, _index_reduction("argmin", x, axis, keepdims))
 
 
-def count_nonzero(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
+def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """How many elements over ``axis`` are non-zero (a fused reduction, int64)."""
     from ._statistical_functions import reduce_node
+    x = as_array(x)
     nonzero_ = g.cast(g.alu(Op.CMPNE, x._node, broadcast_node(
         g.const(0, x.dtype.np, x.device), x.shape), dtype=np.bool_), np.int64)
     node, _ = reduce_node("count_nonzero", x, Op.ADD, axis, keepdims, nonzero_)
     return Array._new(node)
 
 
-def nonzero(x: Array, /) -> tuple[Array, ...]:
-    """Indices of the non-zero elements, one int64 array per axis (realizes x)."""
+def nonzero(x: Any, /) -> tuple[Array, ...]:
+    """Indices of the non-zero elements, one int64 array per axis (realizes x: the result's
+    shape depends on its values)."""
     from ._creation_functions import asarray
+    x = as_array(x)
     if x.ndim == 0:
         raise ValueError("nonzero: a 0-d array has no axes to index; use x[None] first")
     host = x._host()
@@ -79,22 +98,25 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
                  for i in np.nonzero(host))
 
 
-def searchsorted(x1: Array, x2: Any, /, side: str = "left",
-                 sorter: Array | None = None) -> Array:
-    """Where the values of x2 would go in the sorted 1-D x1 to keep it sorted."""
+def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) -> Array:
+    """Where the values of x2 would go in the sorted 1-D x1 to keep it sorted (``sorter``:
+    the indices that sort x1). Either may be an array-like; a scalar x2 gives a 0-d result."""
     from . import _dtypes as dt
-    from ._creation_functions import asarray
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    if not isinstance(x1, Array) or x1.ndim != 1:
-        raise ValueError("searchsorted: x1 must be a 1-D array")
-    if not isinstance(x2, Array):
-        x2 = asarray(x2, dtype=dt.result_type_of(x1, x2, where="searchsorted"),
-                     device=x1.device)
-    device_of("searchsorted", (x1, x2))
+    device = device_of("searchsorted", (x1, x2, sorter))
+    x1 = as_array(x1, device=device)
+    if x1.ndim != 1:
+        raise ValueError(f"searchsorted: x1 must be a 1-D array, got shape {x1.shape}")
+    if isinstance(x2, (bool, int, float, complex)) and not isinstance(x2, np.generic):
+        # a Python scalar takes x1's dtype where it fits (it is weak)
+        x2 = as_array(x2, dtype=dt.result_type_of(x1, x2, where="searchsorted"), device=device)
+    else:
+        x2 = as_array(x2, device=device)
     common = dt.result_type_of(x1, x2, where="searchsorted")
     srcs = [g.cast(x1._node, common.np), g.cast(x2._node, common.np)]
     if sorter is not None:
+        sorter = as_array(sorter, device=device)
         if sorter.shape != x1.shape or sorter.dtype not in dt.INTEGER:
             raise ValueError("searchsorted: sorter must be integer indices shaped like x1")
         srcs.append(sorter._node)

@@ -1,6 +1,6 @@
-"""Utility functions: all, any.
+"""Utility functions: all, any (with NumPy's ``out=`` and ``where=``), diff.
 
-Layer: ``_api``.
+Layer: ``_api``. all and any are one fused REDUCE node each.
 """
 
 from __future__ import annotations
@@ -12,22 +12,32 @@ import numpy as np
 from .._codegen.ir import Op
 from .._lazy import graph as g
 from ._array_object import Array
-from ._statistical_functions import reduce_node
+from ._numpy_args import as_array, write_out
+from ._statistical_functions import masked, reduce_node, reduction_mask
 
 
-# Note: the parameters that NumPy takes positionally (axis; n before axis for diff) are
-# positional-or-keyword here too; the standard makes them keyword-only, and its
-# signature tests allow this.
-def all(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
-    """Whether every element over ``axis`` is true (non-zero)."""
-    node, _ = reduce_node("all", x, Op.AND, axis, keepdims, g.cast(x._node, np.bool_))
-    return Array._new(node)
+# Note: the parameters that NumPy takes positionally (axis, out, keepdims; n before axis for
+# diff) are positional-or-keyword here too; the standard makes them keyword-only, and its
+# signature tests allow this. ``x`` may be any array-like, as in NumPy.
+def _truth(name: str, x: Any, op: Op, axis: Any, out: Any, keepdims: bool,
+           where: Any) -> Array:
+    x = x if isinstance(x, Array) else as_array(x)
+    mask = reduction_mask(name, x, where)
+    src = masked(g.cast(x._node, np.bool_), mask, op is Op.AND)
+    node, _ = reduce_node(name, x, op, axis, keepdims, src)
+    return write_out(name, out, Array._new(node))
 
 
-def any(x: Array, /, axis: Any = None, *, keepdims: bool = False) -> Array:
-    """Whether some element over ``axis`` is true (non-zero)."""
-    node, _ = reduce_node("any", x, Op.OR, axis, keepdims, g.cast(x._node, np.bool_))
-    return Array._new(node)
+def all(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+        where: Any = True) -> Array:
+    """Whether every element over ``axis`` (those ``where`` selects) is true (non-zero)."""
+    return _truth("all", x, Op.AND, axis, out, keepdims, where)
+
+
+def any(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False, *,
+        where: Any = True) -> Array:
+    """Whether some element over ``axis`` (among those ``where`` selects) is true."""
+    return _truth("any", x, Op.OR, axis, out, keepdims, where)
 
 
 def _edge(v: Any, x: Array, ax: int) -> Array:
@@ -44,11 +54,14 @@ def _edge(v: Any, x: Array, ax: int) -> Array:
     return a
 
 
-def diff(x: Array, /, n: int = 1, axis: int = -1, prepend: Any = None,
+def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
          append: Any = None) -> Array:
-    """The n-th forward difference along ``axis`` (one fused kernel of slices)."""
+    """The n-th forward difference along ``axis`` (one fused kernel of slices); ``x`` may
+    be any array-like, as in NumPy."""
     from ._elementwise_functions import check, logical_xor, subtract
     from ._manipulation_functions import concat, normalize_axis
+    from ._numpy_args import as_array
+    x = as_array(x)
     check("diff", x.dtype, "any")
     if x.ndim == 0:
         raise ValueError("diff: a 0-d array has no axis to difference along")
