@@ -1,0 +1,534 @@
+"""zyxarray.random: Philox4x32-10 against its known answers, every distribution's moments and
+a goodness-of-fit test (Kolmogorov-Smirnov for continuous ones, chi-square for discrete ones)
+on fixed seeds, the same stream on every device, fusion into consumers, shapes, dtypes and
+``size`` forms, the legacy RandomState and module functions, and NumPy's errors.
+
+The seeds are fixed, so every statistical test is deterministic; its thresholds (p > 1e-4,
+moments within 6 standard errors) are those a random seed would pass with near certainty.
+Each test compares the device's numbers with the reference device's: they must be equal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import zyxarray as xp
+from tests.helpers import REFERENCE
+from zyxarray._api import _random_sampling
+from zyxarray._codegen.ir import Op
+from zyxarray._devices import registry
+
+N = 20_000
+P_MIN = 1e-4
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _same_on_reference(device: str, draw: Callable[[str], Any], exact: bool = True) -> np.ndarray:
+    """``draw(device)`` as a host array, after checking that the reference device draws the
+    same numbers from the same seed (floats through log/cos may differ in the last bits)."""
+    got = np.asarray(draw(device))
+    if device != REFERENCE:
+        ref = np.asarray(draw(REFERENCE))
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        if exact:
+            np.testing.assert_array_equal(got, ref, err_msg=f"{device} vs reference")
+        else:
+            np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{device} vs reference")
+    return got
+
+
+def _moments(x: np.ndarray, mean: float, var: float, excess_kurtosis: float) -> None:
+    """Sample mean and variance within 6 standard errors of ``mean`` and ``var``."""
+    n = x.size
+    assert abs(x.mean() - mean) < 6 * math.sqrt(var / n), (x.mean(), mean)
+    se_var = var * math.sqrt((excess_kurtosis + 2) / n)
+    assert abs(x.var() - var) < 6 * se_var + 1e-12, (x.var(), var)
+
+
+def _ks(x: np.ndarray, cdf: Callable[[np.ndarray], np.ndarray]) -> None:
+    """Kolmogorov-Smirnov test of ``x`` against ``cdf``: of cdf(x) against the uniform
+    distribution (the same statistic; the CDFs are computed here, in NumPy, so the test
+    does not depend on SciPy's array API dispatch of its special functions)."""
+    p = stats.kstest(cdf(x.ravel().astype(np.float64)), "uniform").pvalue
+    assert p > P_MIN, f"Kolmogorov-Smirnov p = {p}"
+
+
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
+def _uniform_cdf(low: float = 0.0, width: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: (x - low) / width
+
+
+def _normal_cdf(mean: float = 0.0, sd: float = 1.0) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: 0.5 * _erfc(-(x - mean) / (sd * math.sqrt(2))).astype(np.float64)
+
+
+def _exponential_cdf(scale: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: -np.expm1(-x / scale)
+
+
+def _poisson_pmf(k: np.ndarray, m: float) -> np.ndarray:
+    return np.array([math.exp(j * math.log(m) - m - math.lgamma(j + 1)) for j in k])
+
+
+def _binomial_pmf(k: np.ndarray, n: int, p: float) -> np.ndarray:
+    return np.array([math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1)
+                              + j * math.log(p) + (n - j) * math.log1p(-p)) for j in k])
+
+
+def _chi_square(x: np.ndarray, pmf: np.ndarray, support: np.ndarray) -> None:
+    """Counts of ``support``'s values against ``pmf``; cells expected below 5 are lumped
+    with everything outside the support."""
+    x = x.ravel()
+    observed = np.array([np.count_nonzero(x == s) for s in support], dtype=np.float64)
+    expected = pmf * x.size
+    keep = expected >= 5
+    obs = np.append(observed[keep], x.size - observed[keep].sum())
+    exp = np.append(expected[keep], x.size - expected[keep].sum())
+    if exp[-1] < 1e-9:
+        assert obs[-1] == 0, "values outside the support"
+        obs, exp = obs[:-1], exp[:-1]
+    p = stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue
+    assert p > P_MIN, f"chi-square p = {p}"
+
+
+def _rng(seed: int, device: str) -> Any:
+    return xp.random.default_rng(seed, device=device)
+
+
+# -- the bit generator --------------------------------------------------------------------
+# Random123's known-answer vectors for philox4x32_10: (counter, key) -> output
+KNOWN_ANSWERS = [
+    ((0, 0, 0, 0), (0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+    ((0xFFFFFFFF,) * 4, (0xFFFFFFFF, 0xFFFFFFFF), (0x408F276D, 0x41C83B0E, 0xA20BC7C6,
+                                                    0x6D5451FD)),
+    ((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344), (0xA4093822, 0x299F31D0),
+     (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1)),
+]
+
+
+def test_philox_known_answers(device: str) -> None:
+    for counter, key, expected in KNOWN_ANSWERS:
+        words = tuple(xp.asarray([c], dtype=xp.uint64, device=device)._node for c in counter)
+        keys = _random_sampling._round_keys(key[0] | key[1] << 32)
+        out = _random_sampling._philox(words, keys, xp.asarray(0, device=device).device)
+        got = tuple(int(np.asarray(xp.Array._new(w))[0]) for w in out)  # type: ignore
+        assert got == expected, [hex(v) for v in got]
+
+
+def test_draw_is_one_fused_kernel_reading_no_memory(device: str) -> None:
+    rng = _rng(0, device)
+    plan = xp.explain(rng.random(1000) * 2 + 1)
+    assert len(plan) == 1
+    kernel = plan[0]
+    assert kernel.strategy != "library" and kernel.ir is not None
+    inputs = [i for i in kernel.ir.instrs if i.op == Op.BUF and not i.arg[2]]
+    assert inputs == [], "the numbers come from the index, not from memory"
+    # into a reduction too, and a normal draw scaled by an array parameter
+    assert len(xp.explain(xp.sum(rng.random(1000)))) == 1
+    loc = xp.asarray(np.arange(3.0), device=device)
+    assert len(xp.explain(rng.normal(loc, 2.0, size=(4, 3)) * 3)) == 1
+
+
+def test_calls_reuse_their_kernel(device: str) -> None:
+    """The seed, the offset and scalar parameters are kernel arguments: another call plans
+    the same kernel (no compile), whatever their values."""
+    def names(rng: Any, k: int) -> list[str]:
+        return [p[0].name for p in (xp.explain(rng.random(5)),
+                                    xp.explain(rng.normal(float(k), 2.0, 5)),
+                                    xp.explain(rng.integers(k, 21 + k, 5)),
+                                    xp.explain(rng.poisson(1.0 / (k + 1), 5)))]
+    first = names(_rng(0, device), 0)
+    rng = _rng(1, device)
+    for k in (2, 3, 21):        # (small offsets and values equal some of the kernel's constants)
+        rng.random(k)
+        assert names(rng, k) == first
+
+
+def test_seeds_and_streams(device: str) -> None:
+    a = np.asarray(_rng(7, device).random(100))
+    b = np.asarray(_rng(7, device).random(100))
+    np.testing.assert_array_equal(a, b)
+    assert not np.any(a == np.asarray(_rng(8, device).random(100)))
+    rng = _rng(7, device)
+    first, second = np.asarray(rng.random(100)), np.asarray(rng.random(100))
+    np.testing.assert_array_equal(first, a)
+    assert not np.any(first == second)
+    # successive draws read disjoint counters: a draw of 200 is the two draws of 100
+    np.testing.assert_array_equal(np.asarray(_rng(7, device).random(200)),
+                                  np.concatenate([first, second]))
+    # successive calls are uncorrelated
+    u, v = np.asarray(rng.random(N)), np.asarray(rng.random(N))
+    assert abs(np.corrcoef(u, v)[0, 1]) < 6 / math.sqrt(N)
+    # the state restores the stream; sequences and big ints seed
+    state = rng.bit_generator.state
+    c = np.asarray(rng.integers(0, 1000, 50))
+    rng.bit_generator.state = state
+    np.testing.assert_array_equal(np.asarray(rng.integers(0, 1000, 50)), c)
+    np.testing.assert_array_equal(np.asarray(_rng([1, 2], device).random(5)),
+                                  np.asarray(_rng([1, 2], device).random(5)))
+    assert not np.any(np.asarray(_rng([1, 2], device).random(5)) ==
+                      np.asarray(_rng([2, 1], device).random(5)))
+    assert not np.any(np.asarray(_rng(2**70, device).random(5)) ==
+                      np.asarray(_rng(2**70 + 1, device).random(5)))
+    # seed None takes fresh entropy
+    assert not np.any(np.asarray(xp.random.default_rng(device=device).random(5)) ==
+                      np.asarray(xp.random.default_rng(device=device).random(5)))
+
+
+# -- continuous distributions ---------------------------------------------------------------
+def test_random(device: str) -> None:
+    x = _same_on_reference(device, lambda d: _rng(1, d).random(N))
+    assert x.dtype == np.float64 and x.min() >= 0 and x.max() < 1
+    _moments(x, 0.5, 1 / 12, -1.2)
+    _ks(x, _uniform_cdf())
+    # 53 random bits: the values are multiples of 2**-53, not all of 2**-32
+    assert np.all(x * 2.0**53 == np.floor(x * 2.0**53))
+    assert np.any(x * 2.0**32 != np.floor(x * 2.0**32))
+    y = _same_on_reference(device, lambda d: _rng(1, d).random((100, 200), dtype=np.float32))
+    assert y.dtype == np.float32 and y.shape == (100, 200) and y.min() >= 0 and y.max() < 1
+    _ks(y, _uniform_cdf())
+
+
+def test_standard_normal_and_normal(device: str) -> None:
+    z = _same_on_reference(device, lambda d: _rng(2, d).standard_normal(N), exact=False)
+    _moments(z, 0.0, 1.0, 0.0)
+    _ks(z, _normal_cdf())
+    loc, scale = np.array([-3.0, 0.5, 10.0, 2.0]), np.array([0.5, 2.0, 1.0, 3.0])
+    x = _same_on_reference(device, lambda d: _rng(3, d).normal(
+        xp.asarray(loc, device=d), scale, size=(N // 4, 4)), exact=False)
+    assert x.shape == (N // 4, 4)
+    for j in range(4):
+        _moments(x[:, j], loc[j], scale[j] ** 2, 0.0)
+        _ks(x[:, j], _normal_cdf(loc[j], scale[j]))
+    f = np.asarray(_rng(2, device).standard_normal(N, dtype=np.float32))
+    assert f.dtype == np.float32
+    np.testing.assert_allclose(f, z.astype(np.float32), rtol=1e-6, atol=1e-6)
+
+
+def test_uniform_and_exponential(device: str) -> None:
+    x = _same_on_reference(device, lambda d: _rng(4, d).uniform(-2.0, 3.0, N))
+    assert x.min() >= -2 and x.max() < 3
+    _moments(x, 0.5, 25 / 12, -1.2)
+    _ks(x, _uniform_cdf(-2.0, 5.0))
+    e = _same_on_reference(device, lambda d: _rng(5, d).exponential(2.5, N), exact=False)
+    assert e.min() >= 0
+    _moments(e, 2.5, 6.25, 6.0)
+    _ks(e, _exponential_cdf(2.5))
+    s = np.asarray(_rng(5, device).standard_exponential(N))
+    np.testing.assert_allclose(s * 2.5, e, rtol=1e-14)
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal(device: str, method: str) -> None:
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, -0.3], [0.6, 1.0, 0.2], [-0.3, 0.2, 0.5]])
+
+    def draw(d: str) -> Any:
+        return _rng(6, d).multivariate_normal(mean, xp.asarray(cov, device=d), size=N,
+                                              method=method)
+    if method == "cholesky":
+        x = _same_on_reference(device, draw, exact=False)
+    else:   # (SVD and eigh factors are unique up to signs, which libraries pick differently)
+        x = np.asarray(draw(device))
+    assert x.shape == (N, 3)
+    np.testing.assert_allclose(x.mean(axis=0), mean, atol=6 * math.sqrt(2.0 / N))
+    np.testing.assert_allclose(np.cov(x.T), cov, atol=6 * 2.0 * math.sqrt(2.0 / N))
+    # each coordinate is normal; so is a fixed projection
+    for j in range(3):
+        _ks(x[:, j], _normal_cdf(mean[j], math.sqrt(cov[j, j])))
+    w = np.array([1.0, -1.0, 2.0])
+    _ks(x @ w, _normal_cdf(mean @ w, math.sqrt(w @ cov @ w)))
+
+
+# -- discrete distributions -----------------------------------------------------------------
+def test_integers(device: str) -> None:
+    x = _same_on_reference(device, lambda d: _rng(8, d).integers(0, 10, N))
+    assert x.dtype == np.int64
+    _chi_square(x, np.full(10, 0.1), np.arange(10))
+    y = _same_on_reference(device, lambda d: _rng(9, d).integers(3, 9, (N,), dtype=np.uint8,
+                                                                  endpoint=True))
+    assert y.dtype == np.uint8
+    _chi_square(y, np.full(7, 1 / 7), np.arange(3, 10))
+    # the whole int64 range: the top 4 bits are uniform, and negatives appear
+    w = _same_on_reference(device, lambda d: _rng(10, d).integers(
+        -2**63, 2**63 - 1, N, endpoint=True))
+    _chi_square((w.view(np.uint64) >> np.uint64(60)).astype(np.int64), np.full(16, 1 / 16),
+                np.arange(16))
+    # a range that is not a power of two, near 2**63: Lemire's method has no modulo bias
+    r = 3 * 2**61
+    v = _same_on_reference(device, lambda d: _rng(11, d).integers(0, r, N, dtype=np.uint64))
+    _chi_square((v // np.uint64(2**61)).astype(np.int64), np.full(3, 1 / 3), np.arange(3))
+    # bounds as arrays (host and device) broadcast against size
+    lo, hi = np.array([0, 100, -50]), np.array([2, 110, -40])
+    z = _same_on_reference(device, lambda d: _rng(12, d).integers(
+        xp.asarray(lo, device=d), hi, size=(N // 3, 3)))
+    for j in range(3):
+        _chi_square(z[:, j], np.full(hi[j] - lo[j], 1 / (hi[j] - lo[j])),
+                    np.arange(lo[j], hi[j]))
+    b = np.asarray(_rng(13, device).integers(0, 2, 1000, dtype=bool))
+    assert b.dtype == np.bool_ and 400 < b.sum() < 600
+
+
+def test_poisson(device: str) -> None:
+    lam = np.array([0.5, 4.0, 17.0, 29.5, 30.0, 250.0])     # inversion and PTRS both
+    x = _same_on_reference(device, lambda d: _rng(14, d).poisson(
+        xp.asarray(lam[:, None], device=d), size=(6, N // 2)))
+    assert x.dtype == np.int64 and x.shape == (6, N // 2)
+    for j, m in enumerate(lam):
+        _moments(x[j].astype(np.float64), m, m, 1 / m)
+        support = np.arange(0, int(m + 12 * math.sqrt(m) + 12))
+        _chi_square(x[j], _poisson_pmf(support, m), support)
+    # a scalar mean builds one branch only; lam = 0 gives zeros
+    s = np.asarray(_rng(15, device).poisson(2.0, N))
+    _chi_square(s, _poisson_pmf(np.arange(20), 2.0), np.arange(20))
+    assert not np.any(np.asarray(_rng(15, device).poisson(0.0, 100)))
+
+
+def test_binomial(device: str) -> None:
+    n = np.array([5, 40, 1000, 100, 1000, 70])
+    p = np.array([0.3, 0.9, 0.01, 0.45, 0.6, 1.0])       # n q below and above 30, p > 1/2
+    x = _same_on_reference(device, lambda d: _rng(16, d).binomial(
+        xp.asarray(n[:, None], device=d), p[:, None], size=(6, N // 2)))
+    assert x.dtype == np.int64
+    for j in range(6):
+        mean, var = n[j] * p[j], n[j] * p[j] * (1 - p[j])
+        if var == 0:
+            assert np.all(x[j] == n[j])
+            continue
+        _moments(x[j].astype(np.float64), mean, var, (1 - 6 * p[j] * (1 - p[j])) / var)
+        support = np.arange(0, n[j] + 1)
+        _chi_square(x[j], _binomial_pmf(support, n[j], p[j]), support)
+    zero = np.asarray(_rng(17, device).binomial(0, 0.5, 10))
+    assert zero.dtype == np.int64 and not np.any(zero)
+
+
+def test_choice(device: str) -> None:
+    p = np.array([0.1, 0.0, 0.2, 0.4, 0.3])
+    x = _same_on_reference(device, lambda d: _rng(18, d).choice(5, N, p=p))
+    _chi_square(x, p, np.arange(5))
+    pop = np.array([10.0, 20.0, 30.0, 40.0])
+    u = _same_on_reference(device, lambda d: _rng(19, d).choice(
+        xp.asarray(pop, device=d), (100, 200)))
+    assert u.shape == (100, 200) and u.dtype == np.float64
+    _chi_square(u, np.full(4, 0.25), pop)
+    # without replacement: distinct values, each position uniform
+    w = np.stack([np.asarray(_rng(s, device).choice(6, 3, replace=False)) for s in range(300)])
+    assert all(len(set(row)) == 3 for row in w.tolist())
+    _chi_square(w[:, 0], np.full(6, 1 / 6), np.arange(6))
+    # weighted, without replacement: the first pick follows p, zero weights never come
+    q = np.array([0.5, 0.3, 0.2, 0.0])
+    v = np.stack([np.asarray(_rng(s, device).choice(4, 3, replace=False, p=q))
+                  for s in range(300)])
+    assert not np.any(v == 3) and all(len(set(row)) == 3 for row in v.tolist())
+    _chi_square(v[:, 0], q[:3], np.arange(3))
+    # along an axis of a 2-D population (a non-contiguous view)
+    a = xp.asarray(np.arange(24).reshape(4, 6), device=device).T
+    c = np.asarray(_rng(20, device).choice(a, 5, axis=1))
+    assert c.shape == (6, 5)
+    assert np.all(np.isin(c, np.arange(24).reshape(4, 6).T))
+    assert np.all(c % 6 == np.arange(6)[:, None])
+
+
+def test_permutation_shuffle_permuted(device: str) -> None:
+    perm = _same_on_reference(device, lambda d: _rng(21, d).permutation(1000))
+    assert perm.dtype == np.int64 and sorted(perm.tolist()) == list(range(1000))
+    # every ordering of 4 rows of 3 equally likely: 24 cells
+    rows = _same_on_reference(device, lambda d: _rng(22, d).permuted(
+        xp.broadcast_to(xp.arange(4, device=d), (6000, 4)), axis=1))
+    codes = rows @ np.array([64, 16, 4, 1])
+    import itertools
+    support = np.array([np.dot(o, [64, 16, 4, 1]) for o in itertools.permutations(range(4))])
+    _chi_square(codes, np.full(24, 1 / 24), support)
+    # permutation of an array along an axis, of a transposed view
+    base = np.arange(12.0).reshape(3, 4)
+    x = xp.asarray(base, device=device).T
+    y = np.asarray(_rng(23, device).permutation(x, axis=1))
+    assert sorted(map(tuple, y.T.tolist())) == sorted(map(tuple, base.tolist()))
+    # shuffle: in place along axis 0, seen by a view of the array
+    a = xp.asarray(np.arange(20).reshape(10, 2), device=device)
+    view = a[:3]
+    _rng(24, device).shuffle(a)
+    got = np.asarray(a)
+    assert sorted(got[:, 0].tolist()) == list(range(0, 20, 2))
+    np.testing.assert_array_equal(got[:, 1], got[:, 0] + 1)
+    np.testing.assert_array_equal(np.asarray(view), got[:3])
+    assert not np.array_equal(got, np.arange(20).reshape(10, 2))
+    items = list(range(10))
+    _rng(25, device).shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
+
+
+# -- shapes, dtypes, size forms, devices ------------------------------------------------------
+def test_size_forms_and_dtypes(device: str) -> None:
+    rng = _rng(26, device)
+    for value, dtype in [(rng.random(), np.float64), (rng.standard_normal(), np.float64),
+                         (rng.integers(5), np.int64), (rng.poisson(), np.int64),
+                         (rng.binomial(3, 0.5), np.int64), (rng.choice(4), np.int64),
+                         (rng.normal(1.0, 2.0), np.float64), (rng.exponential(), np.float64)]:
+        # Note: size=None gives a 0-d array on the device (NumPy: a Python scalar)
+        assert isinstance(value, xp.Array) and value.shape == () and value.dtype == dtype
+        assert value.device.name == device
+    assert rng.random(3).shape == (3,)
+    assert rng.random((2, 0)).shape == (2, 0)
+    assert rng.random(np.int64(4)).shape == (4,)
+    assert rng.normal([1.0, 2.0]).shape == (2,)
+    assert rng.normal(0.0, [[1.0], [2.0]], size=(2, 3)).shape == (2, 3)
+    assert rng.integers(0, 5, size=[2, 2], dtype=np.int16).dtype == np.int16
+    assert rng.multivariate_normal([0.0, 0.0], np.eye(2), (4, 5)).shape == (4, 5, 2)
+    assert rng.choice(np.ones((3, 2)), 4).shape == (4, 2)
+    out = xp.zeros((2, 3), device=device)
+    assert rng.random(out=out) is out
+    assert np.all((np.asarray(out) > 0) & (np.asarray(out) < 1))
+    # device: the generator's, the call's, or that of an array parameter
+    other = next(d for d in registry.devices() if d != device)
+    assert rng.random(2, device=other).device.name == other
+    assert xp.random.default_rng(1, device=other).normal(
+        xp.asarray([0.0], device=device)).device.name == device
+    with pytest.raises(ValueError):
+        rng.normal(xp.asarray([0.0], device=device), 1.0, device=other)
+
+
+def test_legacy_random_state(device: str) -> None:
+    rs = xp.random.RandomState(5, device=device)
+    a = np.asarray(rs.rand(2, 3))
+    assert a.shape == (2, 3) and a.dtype == np.float64
+    rs.seed(5)
+    np.testing.assert_array_equal(np.asarray(rs.random_sample((2, 3))), a)
+    state = rs.get_state()
+    b = np.asarray(rs.randn(4))
+    rs.set_state(state)
+    np.testing.assert_array_equal(np.asarray(rs.standard_normal(4)), b)
+    r = np.asarray(rs.randint(3, 9, size=N))
+    assert r.dtype == np.int64
+    _chi_square(r, np.full(6, 1 / 6), np.arange(3, 9))
+    assert rs.randint(4).shape == ()
+    assert np.asarray(rs.uniform(2.0, 3.0, 5)).min() >= 2
+    assert rs.normal(size=(2, 2)).shape == (2, 2)
+    assert sorted(np.asarray(rs.permutation(5)).tolist()) == list(range(5))
+    assert rs.choice([1, 2, 3], 4).shape == (4,)
+    assert rs.poisson(3.0, 2).dtype == np.int64 and rs.binomial(4, 0.5).shape == ()
+    assert rs.exponential(2.0, 3).shape == (3,)
+    assert rs.multivariate_normal([0.0], [[1.0]], 2).shape == (2, 1)
+    x = xp.arange(6, device=device)
+    rs.shuffle(x)
+    assert sorted(np.asarray(x).tolist()) == list(range(6))
+
+
+def test_module_functions() -> None:
+    xp.random.seed(123)
+    a = np.asarray(xp.random.rand(5))
+    xp.random.seed(123)
+    np.testing.assert_array_equal(np.asarray(xp.random.random(5)), a)
+    np.testing.assert_array_equal(np.asarray(xp.random.random_sample(5)),
+                                  np.asarray(xp.random.RandomState(123).random(10))[5:])
+    assert xp.random.randn(2, 2).shape == (2, 2)
+    assert xp.random.randint(0, 3, 4).dtype == np.int64
+    assert xp.random.normal(1.0, 0.0, 3).shape == (3,)
+    np.testing.assert_array_equal(np.asarray(xp.random.normal(1.0, 0.0, 3)), 1.0)
+    assert xp.random.uniform(size=2).shape == (2,)
+    assert xp.random.choice(5, 2, replace=False).shape == (2,)
+    assert sorted(np.asarray(xp.random.permutation(4)).tolist()) == [0, 1, 2, 3]
+    y = xp.arange(5)
+    xp.random.shuffle(y)
+    assert sorted(np.asarray(y).tolist()) == [0, 1, 2, 3, 4]
+    state = xp.random.get_state()
+    c = np.asarray(xp.random.standard_normal(3))
+    xp.random.set_state(state)
+    np.testing.assert_array_equal(np.asarray(xp.random.standard_normal(3)), c)
+    assert xp.random.poisson(1.0, 3).shape == (3,) and xp.random.binomial(2, 0.5).shape == ()
+    assert xp.random.exponential(size=2).shape == (2,)
+    assert xp.random.standard_exponential(2).shape == (2,)
+    assert xp.random.multivariate_normal([0.0, 1.0], np.eye(2)).shape == (2,)
+    assert len(xp.random.bytes(7)) == 7
+
+
+# -- errors -----------------------------------------------------------------------------------
+ERRORS: list[Callable[[Any], Any]] = [
+    lambda r: r.random(dtype=np.int32),
+    lambda r: r.random(size=-1),
+    lambda r: r.random(size=2.5),
+    lambda r: r.standard_normal(dtype=np.int64),
+    lambda r: r.normal(0.0, -1.0),
+    lambda r: r.normal([0.0, 1.0], [1.0, -1.0]),
+    lambda r: r.normal([0.0, 1.0, 2.0], 1.0, size=(2,)),
+    lambda r: r.uniform(0.0, np.inf),
+    lambda r: r.exponential(-1.0),
+    lambda r: r.integers(0),
+    lambda r: r.integers(5, 3),
+    lambda r: r.integers(5, 5),
+    lambda r: r.integers(0, 300, dtype=np.uint8),
+    lambda r: r.integers(-1, 3, dtype=np.uint8),
+    lambda r: r.integers(0, 2, dtype=np.float64),
+    lambda r: r.integers([0, 5], [3, 4]),
+    lambda r: r.poisson(-1.0),
+    lambda r: r.poisson(np.nan),
+    lambda r: r.poisson(1e19),
+    lambda r: r.binomial(-1, 0.5),
+    lambda r: r.binomial(10, 1.5),
+    lambda r: r.binomial(10, np.nan),
+    lambda r: r.choice(0),
+    lambda r: r.choice(-1),
+    lambda r: r.choice([]),
+    lambda r: r.choice(5, size=6, replace=False),
+    lambda r: r.choice(5, p=[0.5, 0.5]),
+    lambda r: r.choice(3, p=[0.5, 0.6, -0.1]),
+    lambda r: r.choice(3, p=[0.5, 0.6, 0.1]),
+    lambda r: r.choice(3, size=3, replace=False, p=[0.5, 0.5, 0.0]),
+    lambda r: r.choice([[1, 2], [3, 4]], p=[[0.5, 0.5]]),
+    lambda r: r.permutation(np.ones(())),
+    lambda r: r.multivariate_normal([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]),
+    lambda r: r.multivariate_normal([[0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]),
+    lambda r: r.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]], check_valid="raise"),
+    lambda r: r.multivariate_normal([0.0], [[1.0]], check_valid="maybe"),
+]
+
+
+@pytest.mark.parametrize("call", ERRORS)
+def test_errors_like_numpy(device: str, call: Callable[[Any], Any]) -> None:
+    with pytest.raises(Exception) as expected:
+        call(np.random.default_rng(0))
+    with pytest.raises(expected.type):
+        call(_rng(0, device))
+
+
+def test_seed_errors() -> None:
+    for seed, np_call, xp_call in [
+            (-1, np.random.default_rng, xp.random.default_rng),
+            (1.5, np.random.default_rng, xp.random.default_rng),
+            (-1, np.random.RandomState, xp.random.RandomState),
+            (2**32, np.random.RandomState, xp.random.RandomState)]:
+        with pytest.raises(Exception) as expected:
+            np_call(seed)
+        with pytest.raises(expected.type):
+            xp_call(seed)
+    with pytest.raises(TypeError):
+        np.random.rand(2.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        xp.random.rand(2.5)  # type: ignore[arg-type]
+
+
+def test_device_array_parameters_are_not_read_back(device: str) -> None:
+    """Invalid parameters in device arrays give NaN (floats) or -1 (integers) where NumPy
+    raises: checking them would read the device's memory."""
+    rng = _rng(27, device)
+    s = np.asarray(rng.normal(0.0, xp.asarray([-1.0, 1.0], device=device)))
+    assert np.isnan(s[0]) and np.isfinite(s[1])
+    # (the kernels of test_poisson and test_binomial: the same structure, other sizes)
+    lam = xp.asarray([[-1.0], [math.nan], [2.0], [1e19], [50.0], [0.0]], device=device)
+    k = np.asarray(rng.poisson(lam, size=(6, 2))).T
+    assert np.all(k[:, :2] == -1) and np.all(k[:, 3] == -1) and np.all(k[:, [2, 4, 5]] >= 0)
+    b = np.asarray(rng.binomial(
+        xp.asarray([[10], [-1], [10], [10], [100], [70]], device=device),
+        xp.asarray([[0.5], [0.5], [2.0], [math.nan], [0.5], [1.0]], device=device),
+        size=(6, 2))).T
+    assert np.all(b[:, 1:4] == -1) and np.all((b[:, 0] >= 0) & (b[:, 0] <= 10))
+    assert np.all(b[:, 5] == 70)

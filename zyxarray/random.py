@@ -1,0 +1,44 @@
+"""zyxarray.random: NumPy's ``numpy.random``, drawn on the device inside the kernels.
+
+``default_rng(seed)`` gives a ``Generator`` on a ``Philox`` (counter-based) bit generator;
+``RandomState`` and the module functions (``seed``, ``rand``, ``randn``, ...) are the legacy
+interface on a global RandomState. Draws are lazy elementwise expressions that fuse into
+their consumers; the same seed gives the same numbers on every device. This module only
+re-exports the public names.
+"""
+
+from __future__ import annotations
+
+from ._api._random import (
+    Generator,
+    Philox,
+    RandomState,
+    binomial,
+    bytes,
+    choice,
+    default_rng,
+    exponential,
+    get_state,
+    multivariate_normal,
+    normal,
+    permutation,
+    poisson,
+    rand,
+    randint,
+    randn,
+    random,
+    random_sample,
+    seed,
+    set_state,
+    shuffle,
+    standard_exponential,
+    standard_normal,
+    uniform,
+)
+
+__all__ = [
+    "Generator", "Philox", "RandomState", "binomial", "bytes", "choice", "default_rng",
+    "exponential", "get_state", "multivariate_normal", "normal", "permutation", "poisson",
+    "rand", "randint", "randn", "random", "random_sample", "seed", "set_state", "shuffle",
+    "standard_exponential", "standard_normal", "uniform",
+]
