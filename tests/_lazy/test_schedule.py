@@ -115,3 +115,21 @@ def test_realizing_a_consumer_keeps_shared_producers_once(device: str) -> None:
     assert len(xp.explain(a, b)) <= 3
     assert_close(a, ROWS - ROWS.sum(axis=1, keepdims=True), rtol=1e-12, atol=1e-12)
     assert_close(b, ROWS * ROWS.sum(axis=1, keepdims=True), rtol=1e-12, atol=1e-12)
+
+
+def test_a_padded_expression_is_zero_outside_its_mask(device: str) -> None:
+    """A masked (padded) view made its loads read 0, but an expression computed from them
+    (``x + 1``) or a broadcast constant was not 0 in the padding: ``pad(x + 1) * 2`` gave
+    ``[2, 4, 6, 8, 2]``, ``sum(pad(ones(3)))`` gave 5."""
+    from zyxarray._api._array_object import Array
+    from zyxarray._lazy import graph as g
+
+    x = xp.asarray([1.0, 2.0, 3.0], device=device)
+    padded = Array._new(g.pad((x + 1)._node, ((1, 1),)))
+    ones = Array._new(g.pad(xp.ones(3, device=device)._node, ((2, 1),)))
+    assert_close(padded * 2, [0.0, 4.0, 6.0, 8.0, 0.0])
+    assert_close(xp.sum(padded), 9.0)
+    assert_close(ones, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0])
+    assert_close(xp.sum(ones), 3.0)
+    nested = Array._new(g.pad((padded + 1)._node, ((1, 0),)))
+    assert_close(nested, [0.0, 1.0, 3.0, 4.0, 5.0, 1.0])

@@ -481,6 +481,9 @@ class _Lowerer:
         if e.kind == "IOTA":
             idx, valid = self.index(len(self.plan.loads) + e.arg, env)
             return idx if valid is None else b.alu(Op.WHERE, valid, idx, b.const(0))
+        if e.kind == "VALID":
+            _, valid = self.index(len(self.plan.loads) + e.arg, env)
+            return b.const(True, BOOL) if valid is None else valid
         if e.kind == "REDUCE":
             if not self.c.red:
                 # every reduced axis has size 1: the reduction is the element itself

@@ -23,17 +23,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .graph import Node
+from .._codegen.ir import Op
+from .graph import Node, const
 from .view import ShapeTracker, View, compose, contiguous_strides
 
 
 class Expr(NamedTuple):
     """One node of a kernel's expression DAG (a named tuple: cheap to build and hash)."""
 
-    kind: str                # LOAD, IOTA, CONST, ALU, CAST, REDUCE
+    kind: str                # LOAD, IOTA, VALID, CONST, ALU, CAST, REDUCE
     dtype: np.dtype
     srcs: tuple[int, ...] = ()
-    arg: Any = None          # LOAD/IOTA: slot; CONST: (slot, dtype); ALU, REDUCE: Op
+    arg: Any = None          # LOAD/IOTA/VALID: slot; CONST: (slot, dtype); ALU, REDUCE: Op
+    # (VALID: true where an iota slot's ShapeTracker is inside its masks)
 
 
 @dataclass
@@ -160,8 +162,18 @@ class _Builder:
         if node.op == "VIEW":
             src = node.srcs[0]
             if src.op == "CONST":       # a broadcast scalar reads the same value everywhere
-                return self.walk(src, st)
-            return self.walk(src, compose(st, node.arg))
+                inner = self.walk(src, st)
+            else:
+                inner = self.walk(src, compose(st, node.arg))
+            if all(v.mask is None for v in node.arg) or src.realized or src.op == "IOTA" \
+                    or (id(src) in self.materialize and src is not self.root):
+                return inner            # (a load or an iota reads 0 outside a mask itself)
+            # a padded expression: zero outside the mask (its loads read 0 there, but what
+            # is computed from them, or a constant, need not be 0)
+            plan.iotas.append(compose(st, node.arg))
+            valid = self.add(Expr("VALID", np.dtype(np.bool_), (), len(plan.iotas) - 1))
+            zero = self.walk(const(0, node.dtype, node.device), st)
+            return self.add(Expr("ALU", node.dtype, (valid, inner, zero), Op.WHERE))
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
         if node.op == "SETITEM" or node.op == "CONCAT":
