@@ -29,7 +29,7 @@ from .._codegen.ir import Op
 from .._devices.base import Device, export_host
 from .._lazy import graph as g
 from .._lazy.realize import realize, to_host, write_region
-from .._lazy.view import ShapeTracker, View
+from .._lazy.view import ShapeTracker, View, compose
 from . import _dtypes as dt
 
 
@@ -96,10 +96,10 @@ def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int 
 
 
 class _Storage:
-    """The memory a base array and its views share: ``node``, the base's current value
-    (never a VIEW or CONST node, so a view of it stays a view of it), and the live
-    ``members`` (weak references to arrays, each with ``alias = (storage, st, writeable)``:
-    ``st`` maps the member into the base's layout, None for the base itself)."""
+    """The memory a base array and its views share: ``node``, the base's current value, and
+    the live ``members`` (weak references to arrays, each with ``alias = (storage, st,
+    writeable)``: ``st`` maps the member into the base's layout, None for the base itself;
+    a member's node is ``graph.view_of(node, st)``)."""
 
     __slots__ = ("added", "members", "node")
 
@@ -122,7 +122,7 @@ class _Storage:
         if region is None or (region == (View.contiguous(shape),) and value.shape == shape):
             if value.dtype != self.node.dtype:
                 value = g.cast(value, self.node.dtype)
-            self.node = _opaque(value)
+            self.node = value
         elif self._exclusive():     # (no local may refer to the node while this counts)
             write_region(self.node, value, region)  # the members' views of it stay valid
             return
@@ -167,22 +167,8 @@ class _Storage:
                 continue
             live.append(ref)
             st = m._alias[1]
-            if st is None:
-                m._node = node
-            else:
-                old = m._node
-                m._node = g.Node("VIEW", (node,), st, old.dtype, old.shape, old.device)
+            m._node = node if st is None else g.view_of(node, st, m._node.shape)
         self.members = live
-
-
-def _opaque(node: g.Node) -> g.Node:
-    """``node``'s value as a node that views fold onto: a VIEW or a CONST gets an identity
-    (a cast to its own dtype, which lowering emits no instruction for)."""
-    if node.op != "VIEW" and node.op != "CONST":
-        return node
-    if node.op == "CONST":
-        node = g.broadcast(node, node.shape)
-    return g.Node("CAST", (node,), None, node.dtype, node.shape, node.device)
 
 
 class Array:
@@ -209,18 +195,30 @@ class Array:
     def _view(cls, source: Array, make: Callable[..., g.Node], *args: Any,
               writeable: builtins.bool = True) -> Array:
         """``make(source._node, *args)`` as a view that shares memory with ``source``, as
-        NumPy's views do, when it is one strided view of source's storage (otherwise, e.g. a
-        reshape of a transposed array, NumPy copies, and so does this: no aliasing)."""
-        storage = source._storage()
+        NumPy's views do, when it is one strided window of source's storage (otherwise, e.g.
+        a reshape of a transposed array, NumPy copies, and so does this: no aliasing). The
+        window is learnt by applying ``make`` to a placeholder of source's shape."""
+        source._storage()
+        storage, within, source_writeable = source._alias
         node = make(source._node, *args)
-        if node is storage.node:            # (an identity view, such as x[...])
-            node = g.Node("VIEW", (node,), (View.contiguous(node.shape),), node.dtype,
-                          node.shape, node.device)
+        probe = g.probe(source._node.shape, source._node.dtype, source._node.device)
+        rel = make(probe, *args)
+        st = (View.contiguous(rel.shape),) if rel is probe else rel.arg
+        if within is not None:
+            st = compose(st, within)
+        if len(st) != 1 or st[0].mask is not None:
+            return cls._new(node)
+        return cls._member(storage, st, node, writeable and source_writeable)
+
+    @classmethod
+    def _member(cls, storage: _Storage, st: ShapeTracker, node: g.Node | None,
+                writeable: builtins.bool) -> Array:
+        """A new array showing ``storage`` through ``st`` (its node: ``node``, or built)."""
+        if node is None:
+            node = g.view_of(storage.node, st, st[0].shape)
         out = cls._new(node)
-        if node.op == "VIEW" and node.srcs[0] is storage.node and len(node.arg) == 1 \
-                and node.arg[0].mask is None:
-            out._alias = (storage, node.arg, writeable and source._alias[2])
-            storage.add(out)
+        out._alias = (storage, st, writeable)
+        storage.add(out)
         return out
 
     def _storage(self) -> _Storage:
@@ -228,8 +226,7 @@ class Array:
         alias = self._alias
         if alias is not None:
             return alias[0]
-        storage = _Storage(_opaque(self._node))
-        self._node = storage.node
+        storage = _Storage(self._node)
         self._alias = (storage, None, True)
         storage.add(self)
         return storage

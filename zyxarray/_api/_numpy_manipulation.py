@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._lazy import graph as g
 from . import _dtypes as dt
 from . import _elementwise_functions as ew
 from . import _manipulation_functions as mf
@@ -673,6 +674,12 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
     reflect_type = kwargs.get("reflect_type", "even")
     if reflect_type not in ("even", "odd"):
         raise ValueError(f"pad: reflect_type must be 'even' or 'odd', got {reflect_type!r}")
+    zeros = mode == "empty" or all(not isinstance(v, Array) and v == 0
+                                   for pair in values for v in pair)
+    if mode in ("constant", "empty") and zeros:
+        # zeros all around: one masked view (reads 0 outside the array), which fuses into
+        # its readers (a stencil reads it through several shifted views at no copy)
+        return Array._new(g.pad(x._node, tuple((int(lw), int(rw)) for lw, rw in widths)))
     out = x
     for axis, (lw, rw) in enumerate(widths):
         if mode in ("constant", "empty"):

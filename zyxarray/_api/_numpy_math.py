@@ -151,11 +151,28 @@ def _frexp_parts(x: Array) -> tuple[Array, Array]:
     return m, e
 
 
+def _pow2(k: Array) -> Array:
+    """``2**k`` exactly for an integral float ``k`` (|k| < 2048): a product of exact powers
+    of two picked by the bits of |k|. (``pow(2, k)`` is off by an ulp on some GPUs.)"""
+    top = 127 if k.dtype is dt.float32 else 1023
+    bits = _cast(ew.abs(k), dt.int64)
+    negative = ew.less(k, _const_like(0, k))
+    one = _const_like(1, k)
+    result = one
+    for j in range(11):
+        # (a factor beyond the dtype's range is inf or 0: only a 0 bit ever picks it there)
+        up = _const_like(math.ldexp(1.0, 2 ** j) if 2 ** j <= top else math.inf, k)
+        down = _const_like(math.ldexp(1.0, -(2 ** j)), k)
+        bit = ew.equal(ew.bitwise_and(ew.bitwise_right_shift(bits, j), 1), 1)
+        result = ew.multiply(result, where(bit, where(negative, down, up), one))
+    return result
+
+
 def _scale2(x: Array, e: Array) -> Array:
     """``x * 2**e`` for an integral float ``e`` whose factor may overflow, in two exact steps
     (each power of two stays representable; x times the first stays normal)."""
     half = ew.floor(ew.multiply(e, 0.5))
-    return ew.multiply(ew.multiply(x, ew.pow(2.0, half)), ew.pow(2.0, ew.subtract(e, half)))
+    return ew.multiply(ew.multiply(x, _pow2(half)), _pow2(ew.subtract(e, half)))
 
 
 def frexp(x: Any, /) -> tuple[Array, Array]:
@@ -193,7 +210,7 @@ def ldexp(x1: Any, x2: Any, /, out: Any = None) -> Array:
     rest = ew.clip(ew.subtract(total, first), float(np.finfo(f.np).minexp -
                                                      np.finfo(f.np).nmant),
                    float(np.finfo(f.np).maxexp - 1))
-    result = ew.multiply(ew.multiply(m, ew.pow(2.0, first)), ew.pow(2.0, rest))
+    result = ew.multiply(ew.multiply(m, _pow2(first)), _pow2(rest))
     return write_out("ldexp", out, result)
 
 

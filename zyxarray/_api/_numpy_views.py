@@ -72,12 +72,7 @@ def _strided(x: Array, shape: tuple[int, ...], steps: tuple[int, ...], offset: i
                              f"{tuple(s * x.dtype.itemsize for s in steps)} reaches outside "
                              f"the {size} elements of the array's memory")
     view = View.make(shape, steps, offset)
-
-    def make(node: g.Node) -> g.Node:
-        target = storage.node
-        return g.Node("VIEW", (target,), (view,), target.dtype, shape, target.device)
-
-    return Array._view(x, make, writeable=writeable)
+    return Array._member(storage, (view,), None, writeable and x._alias[2])
 
 
 def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = False,

@@ -38,7 +38,7 @@ from numpy.typing import DTypeLike
 from .. import _env
 from .._codegen.ir import Op
 from .._devices.base import Buffer, Device
-from .view import ShapeTracker, View, contiguous_strides, st_apply
+from .view import ShapeTracker, View, compose, contiguous_strides, st_apply
 
 MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
@@ -414,6 +414,30 @@ def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
            for (start, step, c), s in zip(spec, node.shape)):
         return node
     return _view(node, "slice", tuple(spec), shape=shape)
+
+
+def view_of(node: Node, st: ShapeTracker, shape: tuple[int, ...]) -> Node:
+    """``node`` seen through ``st`` (a ShapeTracker from ``shape`` into node's layout), as one
+    VIEW node: folded onto node's own view when node is a VIEW."""
+    if node.op == "VIEW":
+        return Node("VIEW", (node.srcs[0],), compose(st, node.arg), node.dtype, shape,
+                    node.device)
+    return Node("VIEW", (node,), st, node.dtype, shape, node.device)
+
+
+def probe(shape: tuple[int, ...], dtype: np.dtype, device: Device) -> Node:
+    """A placeholder node of ``shape`` that view functions (``slice_view``, ``reshape``...)
+    can be applied to, to learn the ShapeTracker a view takes; never scheduled."""
+    key = (shape, dtype, device)
+    node = _probes.get(key)
+    if node is None:
+        if len(_probes) >= MAX_SHARED_CONSTS:
+            _probes.clear()
+        node = _probes[key] = Node("PROBE", (), None, dtype, shape, device)
+    return node
+
+
+_probes: dict[tuple, Node] = {}
 
 
 def index_first(node: Node, i: int) -> Node:
