@@ -251,9 +251,9 @@ def polyval(p: Any, x: Any) -> Any:
     return y
 
 
-def polyadd(a1: Any, a2: Any) -> Any:
-    """The sum of two polynomials (the shorter padded with leading zeros); a poly1d if
-    either is one."""
+def _aligned(a1: Any, a2: Any, op: Any) -> Any:
+    """``op`` of two coefficient vectors, the shorter padded with leading zeros; a poly1d
+    if either is one."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     device = _device_of(a1, a2)
     a, b = _coefficients(a1, device), _coefficients(a2, device)
@@ -262,22 +262,18 @@ def polyadd(a1: Any, a2: Any) -> Any:
         a = mf.concat([_zeros(diff, a.dtype, a.device), a])
     elif diff < 0:
         b = mf.concat([_zeros(-diff, b.dtype, b.device), b])
-    val = ew.add(a, b)
+    val = op(a, b)
     return poly1d(val) if truepoly else val
+
+
+def polyadd(a1: Any, a2: Any) -> Any:
+    """The sum of two polynomials; a poly1d if either is one."""
+    return _aligned(a1, a2, ew.add)
 
 
 def polysub(a1: Any, a2: Any) -> Any:
     """The difference of two polynomials; a poly1d if either is one."""
-    truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    device = _device_of(a1, a2)
-    a, b = _coefficients(a1, device), _coefficients(a2, device)
-    diff = b.shape[0] - a.shape[0]
-    if diff > 0:
-        a = mf.concat([_zeros(diff, a.dtype, a.device), a])
-    elif diff < 0:
-        b = mf.concat([_zeros(-diff, b.dtype, b.device), b])
-    val = ew.subtract(a, b)
-    return poly1d(val) if truepoly else val
+    return _aligned(a1, a2, ew.subtract)
 
 
 def polymul(a1: Any, a2: Any) -> Any:
