@@ -362,3 +362,22 @@ def test_join_errors(device: str) -> None:
     other = "reference" if device != "reference" else "cpu"
     with pytest.raises(ValueError, match="device"):
         xp.concat([x, xp.asarray(np.zeros((2, 3)), device=other)])
+
+
+def test_concat_of_zeros_around_an_array_is_a_padded_view(device: str) -> None:
+    """``concat([zeros, u, zeros])`` (a stencil's padding) is one masked view of u: read
+    through shifted slices it fuses into one kernel per step instead of a stored copy."""
+    h = np.arange(12.0).reshape(3, 4)
+    u = xp.asarray(h, device=device)
+    zr = xp.zeros((1, 4), device=device)
+    p = xp.concat([zr, u, zr], axis=0)
+    zc = xp.zeros((5, 1), device=device)
+    p = xp.concat([zc, p, zc], axis=1)
+    hp = np.pad(h, 1)
+    assert_close(p, hp)
+    step = u + 0.1 * (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:] - 4 * u)
+    assert len(xp.explain(step)) == 1
+    assert_close(step, h + 0.1 * (hp[:-2, 1:-1] + hp[2:, 1:-1] + hp[1:-1, :-2]
+                                  + hp[1:-1, 2:] - 4 * h))
+    neg = xp.concat([xp.full((1, 4), -0.0, device=device), u], axis=0)   # -0.0 is data
+    assert np.signbit(np.asarray(neg)[0]).all()

@@ -145,6 +145,19 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return broadcast_shapes_of("broadcast_shapes", *(tuple(s) for s in shapes))
 
 
+def _zeros_const(a: Array) -> bool:
+    """True if ``a`` is a broadcast constant +0 (``zeros(...)``): no data of its own."""
+    node = a._node
+    if node.op == "VIEW":
+        node = node.srcs[0]
+    if node.op != "CONST":
+        return False
+    v = node.arg
+    return v == 0 and not (isinstance(v, float) and math.copysign(1.0, v) < 0) and \
+        not (isinstance(v, complex) and (math.copysign(1.0, v.real) < 0 or
+                                         math.copysign(1.0, v.imag) < 0))
+
+
 # concat of more arrays than this writes each into its region instead of selecting per point
 CONCAT_FUSE_MAX = 4
 
@@ -184,6 +197,15 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     shape = arrays[0].shape[:ax] + (total,) + arrays[0].shape[ax + 1:]
     device = arrays[0].device
     parts = [a for a in arrays if a.shape[ax]]
+    data = [a for a in parts if not _zeros_const(a)]
+    if len(data) == 1 and len(parts) > 1:
+        # zeros around one array (a stencil's padding): one masked view, which reads 0
+        # outside the array and fuses into every shifted read of it
+        where = next(i for i, a in enumerate(parts) if a is data[0])   # (identity: no ==)
+        before = sum(a.shape[ax] for a in parts[:where])
+        after = total - before - data[0].shape[ax]
+        widths = tuple((before, after) if i == ax else (0, 0) for i in range(ndim))
+        return Array._new(g.pad(g.cast(data[0]._node, common.np), widths))
     if len(parts) > CONCAT_FUSE_MAX:
         return Array._new(g.concat(tuple(g.cast(a._node, common.np) for a in parts), ax))
     position = g.broadcast(g.reshape(g.iota(total, device),
