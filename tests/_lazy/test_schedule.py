@@ -133,3 +133,18 @@ def test_a_padded_expression_is_zero_outside_its_mask(device: str) -> None:
     assert_close(xp.sum(ones), 3.0)
     nested = Array._new(g.pad((padded + 1)._node, ((1, 0),)))
     assert_close(nested, [0.0, 1.0, 3.0, 4.0, 5.0, 1.0])
+
+
+def test_a_costly_value_read_through_a_broadcast_is_stored_once(device: str) -> None:
+    """An n-body step's ``r2 ** -1.5`` is read through a broadcast over 3 coordinates:
+    inlined, the pow ran three times per pair; weighted as costly, it is stored once."""
+    h = np.random.default_rng(7).standard_normal((16, 3))
+    pos = xp.asarray(h, device=device)
+    d = pos[None, :, :] - pos[:, None, :]
+    r2 = xp.sum(d * d, axis=2) + 1e-3
+    acc = xp.sum(d * (r2 ** -1.5)[:, :, None], axis=1)
+    kernels = xp.explain(acc)
+    assert len(kernels) == 3, [k.name for k in kernels]     # r2, its pow, the sum
+    hd = h[None, :, :] - h[:, None, :]
+    hr = (hd * hd).sum(axis=2) + 1e-3
+    assert_close(acc, (hd * (hr ** -1.5)[:, :, None]).sum(axis=1), rtol=1e-12)

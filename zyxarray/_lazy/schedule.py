@@ -99,6 +99,23 @@ REUSE_INLINE_MAX = 16
 BROADCAST_INLINE_MAX = 8
 
 
+# What an expression costs to recompute, in simple operations: a transcendental function is
+# worth many additions (an n-body step's r**-1.5, broadcast over 3 coordinates, was computed
+# three times over 4 million pairs, slower than NumPy's one stored pass).
+_COSTLY = frozenset((Op.POW, Op.EXP, Op.EXPM1, Op.LOG, Op.LOG1P, Op.LOG2, Op.LOG10, Op.SIN,
+                     Op.COS, Op.TAN, Op.ASIN, Op.ACOS, Op.ATAN, Op.SINH, Op.COSH, Op.TANH,
+                     Op.ASINH, Op.ACOSH, Op.ATANH, Op.ATAN2, Op.HYPOT, Op.LOGADDEXP))
+_COSTLY_WEIGHT = 8
+
+
+def _weight(exprs: list[Expr], start: int) -> int:
+    """The recomputation cost of ``exprs[start:]``."""
+    total = 0
+    for e in exprs[start:]:
+        total += _COSTLY_WEIGHT if e.kind == "ALU" and e.arg in _COSTLY else 1
+    return total
+
+
 class _Builder:
     def __init__(self, plan: KernelPlan, materialize: set[int], root: Node) -> None:
         self.plan = plan
@@ -195,7 +212,7 @@ class _Builder:
                 out = self.add(Expr("CAST", node.dtype, srcs))
             if cost is None:
                 # (what a fused reduction sums is computed once, wherever its result is read)
-                cost = len(plan.exprs) - before - (self.reduced - reduced)
+                cost = _weight(plan.exprs, before) - (self.reduced - reduced)
                 self.cost[id(node)] = cost
                 if cost > BROADCAST_INLINE_MAX and node is not self.root and self.repeats(st):
                     # computed again for every point it is broadcast to: store it once (the
@@ -217,7 +234,7 @@ class _Builder:
                 self.inlined.add(id(node))
                 before = len(plan.exprs)
                 inner = self.walk(src, (View.contiguous(plan.domain),))
-                self.reduced += len(plan.exprs) - before
+                self.reduced += _weight(plan.exprs, before)
                 return self.add(Expr("REDUCE", node.dtype, (inner,), op))
             self.unfusable.append(node)
             return self.load(node, st)
