@@ -180,15 +180,6 @@ def _reduce(node: g.Node, op: Op, axes: tuple[int, ...], keepdims: bool) -> g.No
     return out
 
 
-def _abs2(node: g.Node, real: np.dtype) -> g.Node:
-    """|x|**2 without a square root: re*re + im*im for complex x (as NumPy's norms)."""
-    if node.dtype.kind != "c":
-        return g.alu(Op.MUL, node, node)
-    re = g.alu(Op.REAL, node, dtype=real)
-    im = g.alu(Op.IMAG, node, dtype=real)
-    return g.alu(Op.ADD, g.alu(Op.MUL, re, re), g.alu(Op.MUL, im, im))
-
-
 def _abs(node: g.Node, real: np.dtype) -> g.Node:
     return g.alu(Op.ABS, node, dtype=real)
 
@@ -554,7 +545,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False,
     nd = x.ndim
     rows, cols = nd - 2, nd - 1
     if ord == "fro" or ord is None:
-        out = g.alu(Op.SQRT, g.reduce(_abs2(node, real), Op.ADD, (rows, cols)))
+        out = g.alu(Op.SQRT, g.reduce(stats.abs2(node, real), Op.ADD, (rows, cols)))
     elif ord == "nuc":
         out = g.reduce(svdvals(x)._node, Op.ADD, (rows,))
     elif isinstance(ord, (int, float)) and ord in (1, -1, math.inf, -math.inf):
@@ -605,7 +596,7 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None,
     elif p == 1:
         out = _reduce(_abs(node, real), Op.ADD, axes, keepdims)
     elif p == 2:
-        out = g.alu(Op.SQRT, _reduce(_abs2(node, real), Op.ADD, axes, keepdims))
+        out = g.alu(Op.SQRT, _reduce(stats.abs2(node, real), Op.ADD, axes, keepdims))
     else:
         powered = g.alu(Op.POW, _abs(node, real), _const(p, real, node, node.shape))
         total = _reduce(powered, Op.ADD, axes, keepdims)

@@ -236,13 +236,13 @@ def _var_one_pass(x: Array, src: g.Node, axis: Any, keepdims: bool,
         spec = tuple((0, 1, 1) if i in axes else (0, 1, s) for i, s in enumerate(x.shape))
         shift = g.expand(g.slice_view(src, spec), x.shape)
     d = g.alu(Op.SUB, src, shift)
-    sq = _abs2(d, real)
+    sq = abs2(d, real)
     if not axes:
         s1, s2 = d, sq
     else:
         s1 = g.reduce(d, Op.ADD, axes)
         s2 = g.reduce(sq, Op.ADD, axes)
-    s1sq = _abs2(s1, real)
+    s1sq = abs2(s1, real)
     shape = s2.shape
 
     def c(v: float) -> g.Node:
@@ -256,8 +256,9 @@ def _var_one_pass(x: Array, src: g.Node, axis: Any, keepdims: bool,
     return Array._new(out)
 
 
-def _abs2(d: g.Node, real: np.dtype) -> g.Node:
-    """|d|^2 in the real dtype ``real``."""
+def abs2(d: g.Node, real: np.dtype) -> g.Node:
+    """|d|^2 in the real dtype ``real``, without a square root: re*re + im*im for complex d
+    (variances, and NumPy's norms in ``_linalg_functions``)."""
     if d.dtype.kind != "c":
         return g.alu(Op.MUL, d, d)
     re = g.alu(Op.REAL, d, dtype=real)
@@ -285,7 +286,7 @@ def _var_two_pass(name: str, x: Array, src: g.Node, axis: Any, keepdims: bool,
         given = as_array(mean, device=x.device)
         device_of(name, (x, given))
         m = g.cast(g.broadcast(given._node, kept), src.dtype)
-    sq = masked(_abs2(g.alu(Op.SUB, src, broadcast_node(m, x.shape)), real), mask, 0)
+    sq = masked(abs2(g.alu(Op.SUB, src, broadcast_node(m, x.shape)), real), mask, 0)
     s2 = g.reduce(sq, Op.ADD, axes) if axes else sq
     dof = g.alu(Op.MAX, g.alu(Op.SUB, count, broadcast_node(
         g.const(float(correction), real, dev), kept)), broadcast_node(g.const(0.0, real, dev),
