@@ -148,3 +148,21 @@ def test_a_costly_value_read_through_a_broadcast_is_stored_once(device: str) -> 
     hd = h[None, :, :] - h[:, None, :]
     hr = (hd * hd).sum(axis=2) + 1e-3
     assert_close(acc, (hd * (hr ** -1.5)[:, :, None]).sum(axis=1), rtol=1e-12)
+
+
+def test_explain_says_why_each_value_is_stored(device: str) -> None:
+    """Every kernel in ``explain`` says why its value is stored rather than inlined."""
+    h = np.random.default_rng(8).standard_normal((6, 3))
+    pos = xp.asarray(h, device=device)
+    d = pos[None, :, :] - pos[:, None, :]
+    r2 = xp.sum(d * d, axis=2) + 1e-3
+    acc = xp.sum(d * (r2 ** -1.5)[:, :, None], axis=1)
+    reasons = [k.reason for k in xp.explain(acc)]
+    assert reasons[-1] == "asked for"
+    assert any("broadcast" in r for r in reasons)
+    assert any("reduction" in r for r in reasons)
+    assert "stored because: asked for" in str(xp.explain(acc))
+    m = xp.asarray(h[:3], device=device)
+    kinds = {k.name: k.reason for k in xp.explain(xp.sum(m @ m.T, axis=0))}
+    if "library:matmul" in kinds:           # (opencl: matmul is a generated kernel)
+        assert kinds["library:matmul"] == "the result of the library op matmul"

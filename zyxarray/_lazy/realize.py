@@ -48,10 +48,12 @@ class PlannedKernel:
     source: str
     ir: Kernel | None
     outputs: list[tuple[tuple[int, ...], str]]
+    reason: str = ""       # why this value is stored (the scheduler's fusion decisions)
 
     def __str__(self) -> str:
         outs = ", ".join(f"{d}{list(s)}" for s, d in self.outputs)
-        return (f"kernel {self.name} on {self.device} ({self.strategy}) -> {outs}\n"
+        why = f"\nstored because: {self.reason}" if self.reason else ""
+        return (f"kernel {self.name} on {self.device} ({self.strategy}) -> {outs}{why}\n"
                 f"{self.source}")
 
 
@@ -302,14 +304,16 @@ def explain(*nodes: Node) -> list[PlannedKernel]:
             params = ", ".join(f"{k}={v!r}" for k, v in plan.params.items())
             text = f"{plan.name}({params}) through the device's library table"
             out.append(PlannedKernel(device.name, f"library:{plan.name}", "library", text,
-                                     None, [(plan.output.shape, plan.output.dtype.name)]))
+                                     None, [(plan.output.shape, plan.output.dtype.name)],
+                                     plan.reason))
             continue
         c = canonicalize(plan, device.info)
         for phase in range(phases(c)):
             ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
             out.append(PlannedKernel(device.name, ir.name, c.strategy,
                                      render(ir, device.info.language), ir,
-                                     [(plan.output.shape, plan.output.dtype.name)]))
+                                     [(plan.output.shape, plan.output.dtype.name)],
+                                     plan.reason))
     return out
 
 

@@ -62,6 +62,8 @@ class KernelPlan:
     # the nodes whose expressions the plan inlined (set by ``build_plan``; the scheduler
     # rebuilds the plan when one of them is to be stored by a kernel of its own after all)
     inlined: set[int] | None = None
+    why: dict[int, str] | None = None     # build_plan: the nodes it left to other steps, why
+    reason: str = ""                      # why the output is stored (``explain`` shows it)
 
     @property
     def out_st(self) -> ShapeTracker:
@@ -126,6 +128,7 @@ class _Builder:
         self.load_index: dict[tuple[int, ShapeTracker], int] = {}
         self.unfusable: list[Node] = []
         self.cost: dict[int, int] = {}      # elementwise node -> expressions it first added
+        self.why: dict[int, str] = {}       # node stored by a kernel of its own -> why
         self.reduced = 0                    # expressions added inside fused reductions
         self.inlined: set[int] = set()      # nodes whose expressions this plan holds
 
@@ -145,6 +148,11 @@ class _Builder:
             if not node.realized:
                 self.plan.needs.append(node)
         return self.add(Expr("LOAD", node.dtype, (), slot))
+
+    def separately(self, node: Node, reason: str) -> None:
+        """``node`` is to be stored by a step of its own (and loaded here), for ``reason``."""
+        self.unfusable.append(node)
+        self.why.setdefault(id(node), reason)
 
     def repeats(self, st: ShapeTracker) -> bool:
         """True if a value read through ``st`` would be computed again for several points
@@ -194,14 +202,16 @@ class _Builder:
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
         if node.op == "SETITEM" or node.op == "CONCAT":
-            self.unfusable.append(node)
+            self.separately(node, "a write into a region" if node.op == "SETITEM" else
+                            f"a concat of {len(node.srcs)} parts (written part by part)")
             return self.load(node, st)
         if node.op == "ALU" or node.op == "CAST":
             cost = self.cost.get(id(node))
             if cost is not None and node is not self.root and (
                     cost > REUSE_INLINE_MAX
                     or (cost > BROADCAST_INLINE_MAX and self.repeats(st))):
-                self.unfusable.append(node)       # read through a second view: store it once
+                self.separately(node, f"read through another view or a broadcast, at a cost "
+                                      f"of {cost} operations per read")
                 return self.load(node, st)
             self.inlined.add(id(node))
             before, reduced = len(plan.exprs), self.reduced
@@ -217,7 +227,8 @@ class _Builder:
                 if cost > BROADCAST_INLINE_MAX and node is not self.root and self.repeats(st):
                     # computed again for every point it is broadcast to: store it once (the
                     # scheduler rebuilds this plan to load it)
-                    self.unfusable.append(node)
+                    self.separately(node, f"read through a broadcast, at a cost of {cost} "
+                                          f"operations per read")
             return out
         if node.op == "REDUCE":
             op, axes = node.arg
@@ -236,10 +247,14 @@ class _Builder:
                 inner = self.walk(src, (View.contiguous(plan.domain),))
                 self.reduced += _weight(plan.exprs, before)
                 return self.add(Expr("REDUCE", node.dtype, (inner,), op))
-            self.unfusable.append(node)
+            self.separately(node, "a reduction read over another domain or other axes")
             return self.load(node, st)
         # COPY and anything else is realized by its own step before this kernel runs
-        self.unfusable.append(node)
+        if node.op == "LIBRARY":
+            self.separately(node, f"the result of the library op {node.arg[0]}")
+        else:
+            self.separately(node, "a move between devices" if node.op == "COPY" else
+                            f"a {node.op.lower()} step")
         return self.load(node, st)
 
 
@@ -276,6 +291,7 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
             domain, axes, full = r.domain, r.axes, False
             continue
         plan.inlined = b.inlined
+        plan.why = b.why
         return plan, b.unfusable
 
 
@@ -289,6 +305,7 @@ class LibraryStep:
     inputs: list[Node]
     needs: list[Node] = field(default_factory=list)
     fused: list[Node] = field(default_factory=list)
+    reason: str = ""
 
 
 def build_plans(node: Node, materialize: set[int]
@@ -439,7 +456,7 @@ class _Template:
             if isinstance(p, LibraryStep):
                 self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
                                    [pos[id(n)] for n in p.needs],
-                                   [pos[id(n)] for n in p.fused]))
+                                   [pos[id(n)] for n in p.fused], p.reason))
                 continue
             memo: dict[Any, Any] = {}     # one per step: it is this kernel's memo
             p.memo = memo
@@ -449,26 +466,28 @@ class _Template:
                                [pos[id(n)] for n in p.const_nodes],
                                [pos[id(n)] for n in p.fused] if keep_fused else [],
                                [pos[id(n)] for n in p.needs],
-                               p.out_view, p.into, p.domain_fixed, memo))
+                               p.out_view, p.into, p.domain_fixed, memo, p.reason))
 
     def plans(self, nodes: list[Node]) -> list[KernelPlan | LibraryStep]:
         out: list[KernelPlan | LibraryStep] = []
         for step in self.steps:
             if not step[0]:
-                _, o, inputs, needs, fused = step
+                _, o, inputs, needs, fused, reason = step
                 name, params = nodes[o].arg
                 out.append(LibraryStep(nodes[o], name, dict(params), [nodes[i] for i in inputs],
-                                       [nodes[i] for i in needs], [nodes[i] for i in fused]))
+                                       [nodes[i] for i in needs], [nodes[i] for i in fused],
+                                       reason))
                 continue
             (_, o, domain, axes, full, exprs, root, loads, iotas, consts, fused, needs,
-             out_view, into, domain_fixed, memo) = step
+             out_view, into, domain_fixed, memo, reason) = step
             const_nodes = [nodes[i] for i in consts]
             out.append(KernelPlan(nodes[o], domain, axes, full, list(exprs), root,
                                   [(nodes[i], st) for i, st in loads], list(iotas),
                                   [n.arg for n in const_nodes],
                                   [nodes[i] for i in fused] if fused else [],
                                   [nodes[i] for i in needs] if needs else [],
-                                  out_view, into, domain_fixed, const_nodes, memo))
+                                  out_view, into, domain_fixed, const_nodes, memo,
+                                  reason=reason))
         return out
 
 
@@ -482,6 +501,7 @@ def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
     plans: dict[int, list[KernelPlan | LibraryStep]] = {}
     owner: dict[int, Node] = {}
     inlined_by: dict[int, set[int]] = {}    # node -> the planned nodes whose plans inline it
+    reasons = {id(t): "asked for" for t in targets}     # node -> why it is stored
     pending = list(targets)
     while pending:
         n = pending.pop()
@@ -496,11 +516,17 @@ def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
             grow += plan.needs
             for i in _inlined(plan):
                 inlined_by.setdefault(i, set()).add(id(n))
+            if isinstance(plan, KernelPlan):
+                for i, why in (plan.why or {}).items():
+                    reasons.setdefault(i, why)
+            else:
+                for dep in plan.needs:
+                    reasons.setdefault(id(dep), f"an input of the library op {plan.name}")
         for plan in node_plans:
             for r in plan.fused:
-                # two kernels would both compute it
                 if len(inlined_by[id(r)]) > 1 or fused.count(id(r)) > 1:
                     grow.append(r)
+                    reasons.setdefault(id(r), "a reduction that two kernels would compute")
         for g in grow:
             if id(g) in materialize or g.realized:
                 continue
@@ -516,6 +542,9 @@ def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
                         if users is not None:
                             users.discard(user)
                 pending.append(owner[user])
+    for i, steps in plans.items():
+        for plan in steps:
+            plan.reason = reasons.get(i, "")
     return _order(plans)
 
 
