@@ -163,8 +163,12 @@ def test_structure_keys(device: str) -> None:
     assert g.reduce(one, Op.ADD, (0,)).key != g.reduce(two, Op.ADD, (0,)).key
     assert g.reduce(one, Op.ADD, (0,)).key != g.reduce(one, Op.MAX, (0,)).key
     view = g.slice_view(a, ((1, 1, 2),))
-    assert view.key == g.slice_view(b, ((1, 1, 2),)).key != g.slice_view(a, ((0, 1, 2),)).key
-    assert g.alu(Op.NEG, view).key is not None
+    # a window of realized data is a leaf, keyed without where it starts (an argument)
+    assert view.key == g.slice_view(b, ((0, 1, 2),)).key and view.leaves is None
+    assert view.key != g.slice_view(a, ((0, 2, 2),)).key, "strides are structure"
+    computed = g.alu(Op.NEG, a)     # a view of computed data: its offset is structure
+    assert g.slice_view(computed, ((1, 1, 2),)).key != g.slice_view(computed, ((0, 1, 2),)).key
+    assert g.alu(Op.NEG, view).key is not None and g.alu(Op.NEG, view).leaves == (view,)
     lib = g.library("sort", (a,), {"axis": -1}, a.dtype, a.shape)
     assert lib.key is None and g.alu(Op.NEG, lib).key is None, "library calls have no key"
     realize(one)

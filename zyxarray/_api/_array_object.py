@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op
-from .._devices.base import Device, export_host
+from .._devices.base import Device, export_host, host_memory
 from .._lazy import graph as g
-from .._lazy.realize import realize, to_host, write_region
+from .._lazy.realize import read_scalar, realize, to_host, write_region
 from .._lazy.view import ShapeTracker, View, compose
 from . import _dtypes as dt
 
@@ -46,6 +46,18 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
         node = self._node
         t = type(other)
         n = None
+        if node.op == "CONST" and node.shape == ():     # a known scalar: computed now
+            value = other if t is float or t is int else (
+                other._node.arg if t is Array and other._node.op == "CONST"
+                and other._node.dtype == node.dtype and other._node.device is node.device
+                and other._node.shape == () else None)
+            if value is not None:
+                n = g.fold(_FOLD[name], node, value, reflected)
+                if n is not None:
+                    out = _object_new(Array)
+                    out._node = n
+                    out._alias = None
+                    return out
         if t is float or t is int:
             m = memo.get((node.key, other, t))     # (no key: None, never stored)
             if m is not None:
@@ -76,6 +88,7 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
 
 
 _DUNDER = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv"}
+_FOLD = {"add": Op.ADD, "subtract": Op.SUB, "multiply": Op.MUL, "divide": Op.DIV}
 _object_new = object.__new__
 
 
@@ -201,11 +214,14 @@ class Array:
         source._storage()
         storage, within, source_writeable = source._alias
         node = make(source._node, *args)
-        probe = g.probe(source._node.shape, source._node.dtype, source._node.device)
-        rel = make(probe, *args)
-        st = (View.contiguous(rel.shape),) if rel is probe else rel.arg
-        if within is not None:
-            st = compose(st, within)
+        if node.op == "VIEW" and node.srcs[0] is storage.node:
+            st = node.arg      # (a view of the storage's own node says where it looks)
+        else:
+            probe = g.probe(source._node.shape, source._node.dtype, source._node.device)
+            rel = make(probe, *args)
+            st = (View.contiguous(rel.shape),) if rel is probe else rel.arg
+            if within is not None:
+                st = compose(st, within)
         if len(st) != 1 or st[0].mask is not None:
             return cls._new(node)
         return cls._member(storage, st, node, writeable and source_writeable)
@@ -294,7 +310,7 @@ class Array:
         if self._node.size != 1:
             raise TypeError(f"{name}: only arrays with one element can be converted to Python "
                             f"scalars, got shape {self.shape}")
-        return self._host().reshape(()).item()
+        return read_scalar(self._node)
 
     def __bool__(self) -> builtins.bool:
         return builtins.bool(self._scalar("__bool__"))
@@ -400,6 +416,24 @@ class Array:
         return (_ix or _indexing()).getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        node = self._node
+        if type(key) is int and node.buffer is not None and len(node.shape) == 1 \
+                and self._alias is None and sys.getrefcount(node) == 3:
+            # one element of a 1-D array that only this array shows (the slot, ``node``,
+            # the argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``)
+            t, kind = type(value), node.dtype.kind
+            v = value if (t is float and kind in "fc") or (t is int and kind in "iufc") else (
+                value._node.arg if t is Array and value._node.op == "CONST"
+                and value._node.dtype == node.dtype and value._node.device is node.device
+                else None)
+            memory = host_memory(node.buffer, node.dtype) if v is not None else None
+            if memory is not None and -memory.shape[0] <= key < memory.shape[0]:
+                try:
+                    memory[key] = v
+                    return
+                except (OverflowError, ValueError, TypeError):
+                    pass        # (what NumPy refuses, the kernel's cast decides)
+        del node
         ix = _ix or _indexing()
         if self._alias is not None:       # shares memory with views: NumPy's aliasing
             if not self._alias[2]:

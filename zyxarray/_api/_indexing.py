@@ -18,7 +18,7 @@ import numpy as np
 
 from .._codegen.ir import Op
 from .._lazy import graph as g
-from .._lazy.realize import to_host, write_region
+from .._lazy.realize import element, snapshot, to_host, write_region
 from .._lazy.view import View, compose
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
@@ -218,11 +218,11 @@ def _zero_d_mask(key: Any) -> bool | None:
 
 def getitem(x: Array, key: Any) -> Array:
     node = x._node
-    if type(key) is int and node.shape and node.op != "VIEW":   # (the commonest key)
+    if type(key) is int and node.shape and g.first_indexable(node):   # (the commonest key)
         size = node.shape[0]
         if -size <= key < size:
             if len(node.shape) == 1:    # an element: NumPy gives a scalar, a copy
-                return Array._new(g.index_first(node, key % size))
+                return Array._new(element(node, key % size) or g.index_first(node, key % size))
             return Array._view(x, g.index_first, key % size)
     flag = _zero_d_mask(key)
     if flag is not None:
@@ -238,7 +238,8 @@ def getitem(x: Array, key: Any) -> Array:
     shape = tuple(1 if a is None else spec[a][2] for a in layout)
     if not shape and not any(k is Ellipsis for k in keys):
         # an element (every axis indexed by an integer): NumPy gives a scalar, a copy
-        return Array._new(_slice_reshape(x._node, spec, shape))
+        one = _slice_reshape(x._node, spec, shape)
+        return Array._new(snapshot(one) or one)
     return Array._view(x, _slice_reshape, spec, shape)
 
 

@@ -63,7 +63,7 @@ class Buffer:
     ``ready`` is the event after which the contents are valid (writers set it).
     """
 
-    __slots__ = ("__weakref__", "device", "handle", "nbytes", "pooled", "ready")
+    __slots__ = ("__weakref__", "device", "handle", "host", "nbytes", "pooled", "ready")
 
     def __init__(self, device: Device, nbytes: int, handle: Any, pooled: bool = True) -> None:
         self.device = device
@@ -71,6 +71,8 @@ class Buffer:
         self.handle = handle
         self.ready: Event = COMPLETED
         self.pooled = pooled   # memory we allocated goes back to the pool; borrowed does not
+        self.host: np.ndarray | None = None   # its memory as a typed host array, where the
+        #                                       device's memory is the host's (host_memory)
 
     def __del__(self) -> None:
         # ``__del__``, not ``weakref.finalize``: a finalizer costs about 4 us per buffer, more
@@ -79,6 +81,19 @@ class Buffer:
             # (at interpreter shutdown the pool may be gone already)
             with contextlib.suppress(Exception):
                 self.device.pool.release(self.nbytes, self.handle)
+
+
+def host_memory(buffer: Buffer, dtype: np.dtype) -> np.ndarray | None:
+    """The buffer's memory as a host array of ``dtype`` (kept on the buffer: a loop over
+    elements reads through it), or None where the device's memory is not the host's."""
+    memory = buffer.host
+    if memory is None or memory.dtype != dtype:
+        host_array = getattr(buffer.device, "host_array", None)
+        if host_array is None:
+            return None
+        memory = buffer.host = host_array(buffer).view(dtype)
+    buffer.ready.wait()
+    return memory
 
 
 class _Owner:

@@ -38,7 +38,7 @@ from numpy.typing import DTypeLike
 from .. import _env
 from .._codegen.ir import Op
 from .._devices.base import Buffer, Device
-from .view import ShapeTracker, View, compose, contiguous_strides, st_apply
+from .view import ShapeTracker, View, at_offset, compose, contiguous_strides, st_apply
 
 MAX_DEPTH = int(_env.get(_env.MAX_DEPTH) or 400)
 
@@ -77,7 +77,10 @@ class Node:
         if not srcs:
             self.key = _leaf_key(op, dtype, shape, device)
         elif op in _KEYED:
-            _set_key(self, (op, arg, dtype, shape), srcs)
+            if op == "VIEW" and srcs[0].op in _WINDOWED:
+                _set_window_key(self, srcs[0])
+            else:
+                _set_key(self, (op, arg, dtype, shape), srcs)
 
     def __repr__(self) -> str:
         return f"<Node {self.op} {self.dtype} {self.shape} on {self.device.name}>"
@@ -138,6 +141,35 @@ def _leaf_key(op: str, dtype: np.dtype, shape: tuple[int, ...], device: Device) 
     if op == "BUFFER" or op == "CONST" or op == "IOTA":
         return _intern((op, dtype, shape, device))
     return None
+
+
+# A view of realized data or of an iota is a *window*: a leaf of its own whose key leaves out
+# where the window starts (its last view's offset, which kernels take as an argument). The
+# rows of an array, ``a[i - 1]`` and ``a[i]`` in a loop, or a sliding slice are then one
+# structure: the scheduler's plans for the first serve them all (schedule.py shifts the
+# offsets). Only a window's start is left out: the offset of a view of computed data
+# decides how later views merge with it, so it stays in the key.
+_WINDOWED = frozenset(("BUFFER", "IOTA"))
+
+
+def is_window(node: Node) -> bool:
+    """True for a VIEW that reads realized data or an iota directly."""
+    return node.op == "VIEW" and node.srcs[0].op in _WINDOWED
+
+
+def window_start(node: Node) -> int:
+    """Where a window starts: its last view's offset."""
+    return node.arg[-1].offset
+
+
+def _set_window_key(n: Node, src: Node) -> None:
+    k = src.key
+    if k is not None:
+        st = n.arg
+        n.key = _intern(("WINDOW", st[:-1] + (at_offset(st[-1], 0),), n.dtype, n.shape,
+                         k))
+        # (its leaves are itself: ``leaves`` stays None, as a leaf's does, rather than
+        # a tuple that would hold the node in a reference cycle)
 
 
 def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
@@ -301,6 +333,46 @@ def scalar_replay(a: Node, m: tuple) -> Node | None:
     return n
 
 
+def fold(op: Op, a: Node, value: int | float | bool, reflected: bool) -> Node | None:
+    """``a op value`` (``value op a`` if ``reflected``) for a 0-d CONST ``a`` of float64 or
+    int64 and a Python number taken in a's dtype (an int or float, or another such
+    constant's value), computed now: a CONST, or None where a kernel must do it. Python's
+    float arithmetic is IEEE double's, as the kernels' is, and int64 wraps as they do; a
+    division by zero is left to a kernel (Python raises, kernels give inf or nan)."""
+    dtype = a.dtype
+    x = a.arg
+    if type(value) is bool or type(x) is bool:
+        return None
+    if dtype == _F64:
+        x, y = float(x), float(value)
+    elif dtype == _I64 and type(value) is int and type(x) is int and op is not Op.DIV:
+        y = value
+    else:
+        return None
+    if reflected:
+        x, y = y, x
+    if op is Op.ADD:
+        r = x + y
+    elif op is Op.SUB:
+        r = x - y
+    elif op is Op.MUL:
+        r = x * y
+    elif op is Op.DIV and y != 0:
+        r = x / y
+    else:
+        return None
+    if dtype == _I64 and not -_I64_HALF <= r < _I64_HALF:
+        r = (r + _I64_HALF) % (2 * _I64_HALF) - _I64_HALF
+    n = _new_node(Node)
+    n.op, n.srcs, n.arg, n.buffer = "CONST", (), r, None
+    n.dtype, n.shape, n.device, n.depth = dtype, (), a.device, 0
+    n.key, n.leaves = a.key, None       # (a CONST's key: its dtype, shape and device)
+    return n
+
+
+_F64 = np.dtype(np.float64)
+_I64 = np.dtype(np.int64)
+_I64_HALF = 2 ** 63
 _new_node = object.__new__
 #: entries an operator's memo holds before it starts over (a 400-op chain needs 200 each)
 MAX_SCALAR_MEMO = 16384
@@ -310,8 +382,10 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
     dtype = np.dtype(dtype)
     if node.dtype == dtype:
         return node
-    if node.op == "CONST":
-        return const(node.arg, dtype, node.device)
+    if node.op == "CONST":    # (converted now, as a kernel's cast would: -1 -> uint8 255)
+        with np.errstate(all="ignore"):
+            value = np.array(node.arg).astype(node.dtype).astype(dtype).item()
+        return const(value, dtype, node.device)
     return Node("CAST", (node,), None, dtype, node.shape, node.device)
 
 
@@ -441,12 +515,23 @@ _probes: dict[tuple, Node] = {}
 
 
 def index_first(node: Node, i: int) -> Node:
-    """``node[i]`` for a node that is not a VIEW and ``0 <= i < node.shape[0]``: one VIEW
-    (``slice_view`` then ``reshape`` give the same, in more steps)."""
+    """``node[i]`` for ``0 <= i < node.shape[0]``, where node is not a VIEW or is a VIEW
+    through one unmasked view (``first_indexable``): one VIEW (``slice_view`` then
+    ``reshape`` give the same, in more steps)."""
     shape = node.shape[1:]
+    if node.op == "VIEW":
+        v = node.arg[0]
+        return Node("VIEW", node.srcs, (View.make(shape, v.strides[1:],
+                                                  v.offset + i * v.strides[0]),),
+                    node.dtype, shape, node.device)
     strides = contiguous_strides(node.shape)
     return Node("VIEW", (node,), (View.make(shape, strides[1:], i * strides[0]),), node.dtype,
                 shape, node.device)
+
+
+def first_indexable(node: Node) -> bool:
+    """True if ``index_first`` takes ``node``."""
+    return node.op != "VIEW" or (len(node.arg) == 1 and node.arg[0].mask is None)
 
 
 def pad(node: Node, widths: tuple[tuple[int, int], ...]) -> Node:

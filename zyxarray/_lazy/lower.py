@@ -89,13 +89,13 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     from the scheduler's memo share ``plan.memo``, which skips even building the signature.
     """
     parts = plan.memo.get(info.name) if plan.memo is not None else None
+    sts = None
     if parts is None:
         # views' offsets are only arguments: the signature leaves them out, so a loop over
         # rows (x[i] = f(x[i - 1])) canonicalizes once, and its offsets are put in below
         sts = [st for _, st in plan.loads] + list(plan.iotas)
         if plan.out_view is not None:
             sts.append(plan.out_view)
-        offsets = [v.offset for st in sts for v in st]
         sig = (info.name, plan.domain, plan.axes, plan.full, plan.out_view is not None,
                tuple([tuple([(v.shape, v.strides, v.mask) for v in st]) for st in sts]),
                len(plan.iotas), tuple(plan.exprs), plan.root, plan.output.dtype)
@@ -104,14 +104,18 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
             if len(_parts_cache) > 20_000:
                 _parts_cache.clear()
             parts = _parts_cache[sig] = _canonical_parts(plan, info)
-        slots = parts[-1]
-        if slots:
-            prefix = list(parts[7])
-            for pos, offset in zip(slots, offsets):
-                prefix[pos] = offset
-            parts = (*parts[:7], prefix, *parts[8:])
-        if plan.memo is not None:       # (a memo serves plans of these very offsets)
+        if plan.memo is not None:       # (plans sharing a memo differ in offsets at most)
             plan.memo[info.name] = parts
+    slots = parts[-1]
+    if slots:
+        if sts is None:
+            sts = [st for _, st in plan.loads] + list(plan.iotas)
+            if plan.out_view is not None:
+                sts.append(plan.out_view)
+        prefix = list(parts[7])
+        for pos, offset in zip(slots, [v.offset for st in sts for v in st]):
+            prefix[pos] = offset
+        parts = (*parts[:7], prefix, *parts[8:])
     outer, red, sts, cats, strategy, lanes, key, prefix, suffix, const_kinds, _ = parts
     c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
     const_ints, c.floats = _const_arguments(plan.consts, const_kinds)

@@ -23,7 +23,7 @@ from .. import _debug
 from .._codegen import render
 from .._codegen.ir import Kernel
 from .._devices import library
-from .._devices.base import Device, Program
+from .._devices.base import Device, Program, host_memory
 from . import graph
 from .graph import Node
 from .lower import Canonical, canonicalize, lower, phases, scratch
@@ -237,6 +237,77 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     out.set_buffer(buf)
 
 
+def host_element(node: Node) -> tuple[np.ndarray, int] | None:
+    """(the host memory holding the one element of ``node``, typed, and the element's index
+    in it) for realized data of size 1, or a one-element window of it, on a device whose
+    memory is the host's (cpu, reference); None otherwise. Reading or writing an element
+    there is a memory access, not a kernel: what loops over elements need."""
+    if node.op == "VIEW":
+        st = node.arg
+        if len(st) != 1 or st[0].mask is not None or math.prod(node.shape) != 1:
+            return None
+        base, index = node.srcs[0], st[0].offset
+    elif math.prod(node.shape) == 1:
+        base, index = node, 0
+    else:
+        return None
+    buf = base.buffer
+    memory = host_memory(buf, base.dtype) if buf is not None else None
+    return None if memory is None else (memory, index)
+
+
+def element(node: Node, i: int) -> Node | None:
+    """``node[i]`` for a 1-D ``node`` of realized host data (or a one-view unmasked window of
+    it) and ``0 <= i < len``, read now as a CONST (NumPy's ``a[i]``: a scalar, a copy);
+    None where the data is elsewhere."""
+    if node.op == "VIEW":
+        v = node.arg[0]
+        base, index = node.srcs[0], v.offset + i * v.strides[0]
+    else:
+        base, index = node, i
+    buf = base.buffer
+    memory = host_memory(buf, base.dtype) if buf is not None else None
+    if memory is None:
+        return None
+    n = _new_node(Node)
+    n.op, n.srcs, n.arg, n.buffer = "CONST", (), memory[index].item(), None
+    n.dtype, n.shape, n.device, n.depth = node.dtype, (), node.device, 0
+    n.key = _CONST_KEYS.get((node.dtype, node.device))
+    if n.key is None:
+        n.key = _CONST_KEYS[(node.dtype, node.device)] = graph._leaf_key(
+            "CONST", node.dtype, (), node.device)
+    n.leaves = None
+    return n
+
+
+_new_node = object.__new__
+_CONST_KEYS: dict[tuple, int | None] = {}
+
+
+def snapshot(node: Node) -> Node | None:
+    """A CONST holding the value of ``node`` (one element of realized host data, see
+    ``host_element``) as it is now: what NumPy's ``a[i]`` gives (a scalar, a copy), with no
+    kernel; None where the element is not in host memory."""
+    at = host_element(node)
+    if at is None:
+        return None
+    memory, index = at
+    return Node("CONST", (), memory[index].item(), node.dtype, (), node.device)
+
+
+def read_scalar(node: Node) -> Any:
+    """The value of a one-element node as a Python scalar: a constant's value, an element of
+    host memory, or a read through ``to_host``."""
+    if node.op == "CONST":
+        return node.dtype.type(node.arg).item()
+    if node.base().buffer is None and node.base().srcs and hasattr(node.device, "host_array"):
+        realize(node)           # (elsewhere to_host realizes it, freeing the graph meanwhile)
+    at = host_element(node)
+    if at is not None:
+        return at[0][at[1]].item()
+    return to_host(node).reshape(()).item()
+
+
 def write_region(node: Node, value: Node, region: tuple) -> None:
     """Store ``value`` (of the region's shape) into ``node``'s own buffer at ``region``, now.
 
@@ -245,6 +316,17 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
     from .schedule import build_plan
 
     assert node.realized
+    if value.base().op == "CONST" and len(region) == 1 and region[0].mask is None \
+            and math.prod(region[0].shape) == 1 and (value.op == "CONST" or (
+                len(value.arg) == 1 and value.arg[0].mask is None)):
+        at = host_element(node) if node.size == 1 else host_element(
+            Node("VIEW", (node,), region, node.dtype, region[0].shape, node.device))
+        if at is not None:      # one element of host memory: a store, no kernel
+            try:
+                at[0][at[1]] = value.base().arg
+                return
+            except (OverflowError, ValueError, TypeError):
+                pass            # (NumPy refuses what a kernel's cast does: the kernel)
     base = value.base()
     if not base.realized and base.op not in ("CONST", "IOTA"):
         realize(value)

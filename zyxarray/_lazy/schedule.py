@@ -24,8 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._codegen.ir import Op
-from .graph import Node, const
-from .view import ShapeTracker, View, compose, contiguous_strides
+from .graph import _WINDOWED, Node, const, window_start
+from .view import ShapeTracker, View, at_offset, compose, contiguous_strides
 
 
 class Expr(NamedTuple):
@@ -64,6 +64,8 @@ class KernelPlan:
     inlined: set[int] | None = None
     why: dict[int, str] | None = None     # build_plan: the nodes it left to other steps, why
     reason: str = ""                      # why the output is stored (``explain`` shows it)
+    # (is a load, slot in loads or iotas, the window VIEW read through it): see _Builder.window
+    windows: list[tuple[bool, int, Node]] = field(default_factory=list)
 
     @property
     def out_st(self) -> ShapeTracker:
@@ -149,6 +151,24 @@ class _Builder:
                 self.plan.needs.append(node)
         return self.add(Expr("LOAD", node.dtype, (), slot))
 
+    def window(self, view: Node, src: Node, st: ShapeTracker) -> int:
+        """A read of realized data or an iota through ``view`` (a window, graph.py): a load or
+        iota slot of its own, recorded in ``plan.windows`` so that a memoized plan can move it
+        to where another graph's window starts. (Two windows are never one slot, even where
+        their offsets agree: in a graph of the same structure they may not.)"""
+        plan = self.plan
+        if src.op == "IOTA":
+            plan.iotas.append(st)
+            plan.windows.append((False, len(plan.iotas) - 1, view))
+            return self.add(Expr("IOTA", src.dtype, (), len(plan.iotas) - 1))
+        key = (id(src), st, id(view))
+        slot = self.load_index.get(key)
+        if slot is None:
+            plan.loads.append((src, st))
+            slot = self.load_index[key] = len(plan.loads) - 1
+            plan.windows.append((True, slot, view))
+        return self.add(Expr("LOAD", src.dtype, (), slot))
+
     def separately(self, node: Node, reason: str) -> None:
         """``node`` is to be stored by a step of its own (and loaded here), for ``reason``."""
         self.unfusable.append(node)
@@ -186,6 +206,8 @@ class _Builder:
             return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
         if node.op == "VIEW":
             src = node.srcs[0]
+            if src.op == "BUFFER" or src.op == "IOTA":
+                return self.window(node, src, compose(st, node.arg))
             if src.op == "CONST":       # a broadcast scalar reads the same value everywhere
                 inner = self.walk(src, st)
             else:
@@ -440,7 +462,12 @@ def _visit(n: Node, index: dict[int, int], nodes: list[Node], records: list[tupl
     i = index[id(n)] = len(nodes)
     nodes.append(n)
     op = n.op
-    records.append((op, n.dtype, n.shape, n.device, None if op == "CONST" else n.arg, pos))
+    arg = n.arg
+    if op == "CONST":
+        arg = None
+    elif op == "VIEW" and srcs[0].op in _WINDOWED:     # a window: where it starts is not
+        arg = arg[:-1] + (at_offset(arg[-1], 0),)    # structure (_Builder.window)
+    records.append((op, n.dtype, n.shape, n.device, arg, pos))
     return i
 
 
@@ -452,6 +479,7 @@ class _Template:
                  keep_fused: bool = True) -> None:
         pos = {id(n): i for i, n in enumerate(nodes)}
         self.steps: list[tuple] = []
+        self.moves = False      # some plan reads a window
         for p in plans:
             if isinstance(p, LibraryStep):
                 self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
@@ -460,9 +488,20 @@ class _Template:
                 continue
             memo: dict[Any, Any] = {}     # one per step: it is this kernel's memo
             p.memo = memo
+            # a window's load names the window's position (its data: the window's source)
+            # and where it started, to be moved by where another graph's window starts
+            via = {(w[0], w[1]): w[2] for w in p.windows}
+            loads = []
+            for slot, (n, st) in enumerate(p.loads):
+                w = via.get((True, slot))
+                loads.append((pos[id(n)], st, None, 0) if w is None else
+                             (None, st, pos[id(w)], window_start(w)))
+            iotas = tuple((st, None, 0) if (False, slot) not in via else
+                          (st, pos[id(via[(False, slot)])], window_start(via[(False, slot)]))
+                          for slot, st in enumerate(p.iotas))
+            self.moves = self.moves or bool(p.windows)
             self.steps.append((True, pos[id(p.output)], p.domain, p.axes, p.full,
-                               tuple(p.exprs), p.root,
-                               tuple((pos[id(n)], st) for n, st in p.loads), tuple(p.iotas),
+                               tuple(p.exprs), p.root, tuple(loads), iotas,
                                [pos[id(n)] for n in p.const_nodes],
                                [pos[id(n)] for n in p.fused] if keep_fused else [],
                                [pos[id(n)] for n in p.needs],
@@ -481,14 +520,36 @@ class _Template:
             (_, o, domain, axes, full, exprs, root, loads, iotas, consts, fused, needs,
              out_view, into, domain_fixed, memo, reason) = step
             const_nodes = [nodes[i] for i in consts]
-            out.append(KernelPlan(nodes[o], domain, axes, full, list(exprs), root,
-                                  [(nodes[i], st) for i, st in loads], list(iotas),
-                                  [n.arg for n in const_nodes],
-                                  [nodes[i] for i in fused] if fused else [],
-                                  [nodes[i] for i in needs] if needs else [],
-                                  out_view, into, domain_fixed, const_nodes, memo,
-                                  reason=reason))
+            if self.moves:
+                load_list = [(nodes[i], st) if w is None else
+                             (nodes[w].srcs[0], _moved(st, window_start(nodes[w]) - start))
+                             for i, st, w, start in loads]
+                iota_list = [st if w is None else _moved(st, window_start(nodes[w]) - start)
+                             for st, w, start in iotas]
+            else:
+                load_list = [(nodes[i], st) for i, st, _, _ in loads]
+                iota_list = [st for st, _, _ in iotas]
+            plan = KernelPlan(nodes[o], domain, axes, full, list(exprs), root, load_list,
+                              iota_list, [n.arg for n in const_nodes],
+                              [nodes[i] for i in fused] if fused else [],
+                              [nodes[i] for i in needs] if needs else [],
+                              out_view, into, domain_fixed, const_nodes, memo, reason=reason)
+            if self.moves:      # (a plan made from this one may be memoized in turn)
+                plan.windows = [(True, k, nodes[ld[2]]) for k, ld in enumerate(loads)
+                                if ld[2] is not None]
+                plan.windows += [(False, k, nodes[it[1]]) for k, it in enumerate(iotas)
+                                 if it[1] is not None]
+            out.append(plan)
         return out
+
+
+def _moved(st: ShapeTracker, delta: int) -> ShapeTracker:
+    """``st`` composed with a window that starts ``delta`` elements later (view.merge: the
+    window's offset is an addend of the last view's)."""
+    if delta == 0:
+        return st
+    last = st[-1]
+    return st[:-1] + (at_offset(last, last.offset + delta),)
 
 
 def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:

@@ -162,9 +162,13 @@ def unravel(linear: int, shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def merge(a: View, b: View) -> View | None:
-    """One view equal to ``a`` followed by ``b`` (a's linear index read in b's shape), or None."""
-    if b.is_contiguous:
-        return a
+    """One view equal to ``a`` followed by ``b`` (a's linear index read in b's shape), or None.
+
+    Whether two views merge, and into what, never depends on ``b``'s offset, which enters the
+    result as a plain addend: the scheduler moves a window (graph.py) by shifting the last
+    offset of what it composed, without composing again."""
+    if b.mask is None and b.strides == contiguous_strides(b.shape):
+        return a if b.offset == 0 else at_offset(a, a.offset + b.offset)
     if b.mask is not None:
         return b if a.is_contiguous and a.shape == b.shape else None
     if a.is_contiguous and prod(a.shape) == prod(b.shape):
@@ -197,6 +201,14 @@ def merge(a: View, b: View) -> View | None:
 
 
 ShapeTracker = tuple[View, ...]
+
+
+def at_offset(v: View, offset: int) -> View:
+    """``v`` moved to start at ``offset`` (``v._replace(offset=...)``, without its cost)."""
+    return _tuple_new(View, (v.shape, v.strides, offset, v.mask))
+
+
+_tuple_new = tuple.__new__
 
 
 def st_shape(st: ShapeTracker) -> tuple[int, ...]:

@@ -1,0 +1,116 @@
+"""Loops over elements, as NumPy code writes them (issue 13, item 6).
+
+On a device whose memory is the host's (cpu, reference), ``a[i]`` of realized data reads the
+element now (NumPy's ``a[i]``: a scalar, a copy) as a constant, arithmetic of such constants
+with Python numbers is computed now (float64 as IEEE double, int64 wrapping), and
+``a[i] = value`` stores into the buffer when nothing else shows it. None of this launches a
+kernel. On other devices the same code stays lazy. Either way the values are NumPy's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from tests.helpers import assert_close
+from zyxarray._devices import registry
+from zyxarray._lazy import realize
+
+
+def _host_memory(device: str) -> bool:
+    return hasattr(registry.get(device), "host_array")
+
+
+def _kernels() -> int:
+    return realize.stats["kernels"]
+
+
+def test_recurrence_matches_numpy(device: str) -> None:
+    def program(np_: object) -> object:
+        a = np_.zeros(300)                          # type: ignore[attr-defined]
+        for i in range(1, 300):
+            a[i] = a[i - 1] * 0.5 + 1
+        return a
+
+    got = program(xp)
+    assert_close(got, program(np), rtol=0)
+
+
+def test_element_reads_launch_no_kernel_on_host_memory(device: str) -> None:
+    a = xp.asarray(np.linspace(0.0, 1.0, 50), device=device)
+    float(a[0])
+    before = _kernels()
+    total = 0.0
+    for i in range(50):
+        total += float(a[i] * 2.0 + 1.0)
+    assert total == pytest.approx(float(np.sum(np.linspace(0.0, 1.0, 50) * 2.0 + 1.0)))
+    if _host_memory(device):
+        assert _kernels() == before
+
+
+def test_element_writes_go_into_the_buffer(device: str) -> None:
+    a = xp.asarray(np.arange(10.0), device=device)
+    np.asarray(a)
+    before = _kernels()
+    for i in range(10):
+        a[i] = a[i] * 3.0 - 1
+    assert_close(a, np.arange(10.0) * 3.0 - 1)
+    if _host_memory(device):
+        assert _kernels() == before + 0
+
+
+def test_an_element_is_a_copy(device: str) -> None:
+    """``x = a[i]`` keeps its value when ``a[i]`` is written afterwards (NumPy's scalar)."""
+    a = xp.asarray(np.arange(5.0), device=device)
+    np.asarray(a)
+    x = a[2]
+    a[2] = 100.0
+    assert float(x) == 2.0 and float(a[2]) == 100.0
+    assert x.shape == () and x.dtype == xp.float64 and x.device == a.device
+
+
+def test_a_pending_reader_keeps_the_old_value(device: str) -> None:
+    a = xp.asarray(np.arange(5.0), device=device)
+    np.asarray(a)
+    pending = a * 1.0                       # reads a's buffer later
+    a[1] = -7.0
+    assert_close(pending, np.arange(5.0))
+    assert_close(a, [0.0, -7.0, 2.0, 3.0, 4.0])
+
+
+def test_constant_arithmetic_follows_the_kernels(device: str) -> None:
+    big = xp.asarray(np.array([2**62, 7], dtype=np.int64), device=device)
+    np.asarray(big)
+    assert int(big[0] * 4 + 1) == 1                     # 2**64 + 1 wraps to 1
+    assert int(big[1] - 10) == -3 and int(3 - big[1]) == -4
+    f = xp.asarray(np.array([1.0, 0.0, -0.0]), device=device)
+    np.asarray(f)
+    assert float(f[0] / 0) == float("inf")           # (a kernel divides by zero)
+    assert np.isnan(float(f[1] / 0.0))
+    assert np.signbit(float(f[2] * 1.0))
+    assert float(f[0] / 3) == 1.0 / 3 and float(3 / f[0]) == 3.0
+    assert float(f[0] + f[0]) == 2.0
+
+
+def test_values_numpy_refuses_to_store_take_the_kernel_path(device: str) -> None:
+    a = xp.asarray(np.array([1, 2, 3], dtype=np.int8), device=device)
+    np.asarray(a)
+    with pytest.raises((OverflowError, ValueError, TypeError)):
+        a[0] = 1000
+    assert_close(a, np.array([1, 2, 3], dtype=np.int8))
+    with pytest.raises(TypeError):
+        a[1] = 2.7                          # (a float into an integer array: refused)
+    a[1] = 5
+    assert int(a[1]) == 5
+    u = xp.asarray(np.array(-1, dtype=np.int8), device=device)[()]
+    assert int(xp.astype(u, xp.uint8)) == 255          # a constant cast as a kernel casts
+
+
+def test_float32_elements_stay_float32(device: str) -> None:
+    a = xp.asarray(np.array([0.1, 0.2], dtype=np.float32), device=device)
+    np.asarray(a)
+    y = a[0] * 3.0 + a[1]
+    assert y.dtype == xp.float32
+    want = np.float32(0.1) * np.float32(3.0) + np.float32(0.2)
+    assert float(y) == pytest.approx(float(want), rel=1e-6)
