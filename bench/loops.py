@@ -1,5 +1,6 @@
 """Python loops over small arrays, written as NumPy code is written, timed with NumPy and
-with zyxarray in one run (issue 13, item 6: at least NumPy's speed).
+with zyxarray in one run (issue 13, item 6: at least NumPy's speed), and with CuPy on a
+cuda device where CuPy is installed.
 
 Usage: python bench/loops.py [--device cpu] [--repeat 5] [--json out.json]
 
@@ -107,16 +108,31 @@ def main() -> None:
     parser.add_argument("--json")
     args = parser.parse_args()
     registry.set_default(args.device)
+    cupy = None
+    if args.device.startswith("cuda"):
+        try:
+            import cupy
+        except ImportError:
+            cupy = None
     rows_out = []
-    print(f"{'case':16} {'numpy':>10} {'zyxarray':>10} {'ratio':>7}  device {args.device}")
+    header = f"{'case':16} {'numpy':>10} {'zyxarray':>10} {'ratio':>7}"
+    if cupy is not None:
+        header += f" {'cupy':>10} {'vs cupy':>8}"
+    print(f"{header}  device {args.device}")
     for case in CASES:
         t_np, v_np = best(lambda case=case: case(numpy), args.repeat)
         t_zx, v_zx = best(lambda case=case: case(zyxarray), args.repeat)
         ok = abs(v_np - v_zx) <= 1e-6 * max(1.0, abs(v_np))
-        rows_out.append({"case": case.__name__, "numpy_s": t_np, "zyx_s": t_zx,
-                         "ratio": t_np / t_zx, "ok": ok})
+        row = {"case": case.__name__, "numpy_s": t_np, "zyx_s": t_zx, "ratio": t_np / t_zx,
+               "ok": ok}
+        cupy_text = ""
+        if cupy is not None:
+            t_cp, _ = best(lambda case=case: case(cupy), args.repeat)
+            row.update(cupy_s=t_cp, vs_cupy=t_cp / t_zx)
+            cupy_text = f" {t_cp * 1e3:9.2f}ms {t_cp / t_zx:7.2f}x"
+        rows_out.append(row)
         print(f"{case.__name__:16} {t_np * 1e3:9.2f}ms {t_zx * 1e3:9.2f}ms "
-              f"{t_np / t_zx:6.2f}x{'' if ok else '  VALUES DIFFER'}")
+              f"{t_np / t_zx:6.2f}x{cupy_text}{'' if ok else '  VALUES DIFFER'}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": args.device, "cases": rows_out}, f, indent=1)

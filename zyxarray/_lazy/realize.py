@@ -184,7 +184,7 @@ def run_library(step: LibraryStep) -> None:
     inputs = [_host_input(n, host_array) for n in step.inputs]
     buf = device.alloc(out.nbytes)
     if host_array is not None:
-        target = host_array(buf)[:out.nbytes].view(out.dtype).reshape(out.shape)
+        target = host_memory(buf, out.dtype).reshape(out.shape)
         library.run_host(step.name, inputs, target, step.params)
     else:
         _debug.log("launch", f"{device.name}: {step.name} runs on the host (round trip)")
@@ -206,9 +206,12 @@ def _host_input(node: Node, host_array: Any) -> np.ndarray:
     if view is None:
         return to_host(node)
     buf, dtype, shape, strides, offset = view
-    flat = host_array(buf).view(dtype)
+    flat = host_memory(buf, dtype)
+    assert flat is not None
+    if strides == contiguous_strides(shape):
+        return flat[offset:offset + node.size].reshape(shape)
     item = dtype.itemsize
-    return np.lib.stride_tricks.as_strided(flat[offset:], shape, tuple(s * item for s in strides))
+    return np.ndarray(shape, dtype, flat, offset * item, tuple([s * item for s in strides]))
 
 
 def run_plan(plan: KernelPlan | LibraryStep) -> None:

@@ -133,6 +133,7 @@ class _Builder:
         self.why: dict[int, str] = {}       # node stored by a kernel of its own -> why
         self.reduced = 0                    # expressions added inside fused reductions
         self.inlined: set[int] = set()      # nodes whose expressions this plan holds
+        self.stored = 0     # weight of the expressions of nodes this walk stores after all
 
     def add(self, e: Expr) -> int:
         idx = self.expr_index.get(e)
@@ -236,21 +237,26 @@ class _Builder:
                                       f"of {cost} operations per read")
                 return self.load(node, st)
             self.inlined.add(id(node))
-            before, reduced = len(plan.exprs), self.reduced
+            before, reduced, stored = len(plan.exprs), self.reduced, self.stored
             srcs = tuple(self.walk(s, st) for s in node.srcs)
             if node.op == "ALU":
                 out = self.add(Expr("ALU", node.dtype, srcs, node.arg))
             else:
                 out = self.add(Expr("CAST", node.dtype, srcs))
             if cost is None:
-                # (what a fused reduction sums is computed once, wherever its result is read)
-                cost = _weight(plan.exprs, before) - (self.reduced - reduced)
+                # (what a fused reduction sums is computed once, wherever its result is read;
+                # a value inside that this walk stores will be one load)
+                cost = (_weight(plan.exprs, before) - (self.reduced - reduced)
+                        - (self.stored - stored))
                 self.cost[id(node)] = cost
                 if cost > BROADCAST_INLINE_MAX and node is not self.root and self.repeats(st):
                     # computed again for every point it is broadcast to: store it once (the
-                    # scheduler rebuilds this plan to load it)
+                    # scheduler rebuilds this plan to load it). The nodes around it then
+                    # count it as the one load it will be: ``1 / (1 + exp(-z)) - y`` stores
+                    # exp(-z), not also each operation around it in turn
                     self.separately(node, f"read through a broadcast, at a cost of {cost} "
                                           f"operations per read")
+                    self.stored += cost - 1
             return out
         if node.op == "REDUCE":
             op, axes = node.arg

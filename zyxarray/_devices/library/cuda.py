@@ -212,3 +212,63 @@ def svdvals(x: Any, *, out: Any) -> None:
 def bitcast(x: Any, *, out: Any) -> None:
     if out.size:
         out[...] = _cp().ascontiguousarray(x).view(out.dtype).reshape(out.shape)
+
+
+# -- searching and gathering on the device (they were host round trips) ------------------
+@device_impl("cuda", "argmax")
+def argmax(x: Any, *, out: Any, axis: int | None, keepdims: bool) -> None:
+    out[...] = _cp().argmax(x, axis=axis, keepdims=keepdims)
+
+
+@device_impl("cuda", "argmin")
+def argmin(x: Any, *, out: Any, axis: int | None, keepdims: bool) -> None:
+    out[...] = _cp().argmin(x, axis=axis, keepdims=keepdims)
+
+
+@device_impl("cuda", "searchsorted")
+def searchsorted(x1: Any, x2: Any, *sorter: Any, out: Any, side: str) -> None:
+    if out.size:
+        out[...] = _cp().searchsorted(x1, x2, side=side, sorter=sorter[0] if sorter else None)
+
+
+@device_impl("cuda", "take")
+def take(x: Any, idx: Any, *, out: Any, axis: int) -> None:
+    # (the indices were checked against the axis by the call: CuPy's wrapping of negative
+    # ones is then NumPy's meaning)
+    if out.size:
+        out[...] = _cp().take(x, idx, axis=axis)
+
+
+@device_impl("cuda", "take_along_axis")
+def take_along_axis(x: Any, idx: Any, *, out: Any, axis: int) -> None:
+    if out.size == 0:
+        return
+    cp = _cp()
+    n = x.shape[axis]
+    shape = list(cp.broadcast_shapes(
+        tuple(1 if i == axis else s for i, s in enumerate(x.shape)),
+        tuple(1 if i == axis else s for i, s in enumerate(idx.shape))))
+    xs, idx_shape = list(shape), list(shape)
+    xs[axis], idx_shape[axis] = n, idx.shape[axis]
+    index = cp.broadcast_to(idx, tuple(idx_shape))
+    index = cp.where(index < 0, index + n, index)
+    out[...] = cp.take_along_axis(cp.broadcast_to(x, tuple(xs)), index, axis=axis)
+
+
+@device_impl("cuda", "getitem")
+def getitem(x: Any, *idx: Any, out: Any, template: tuple) -> None:
+    from .indexing import _key
+    result = x[_key(template, idx)]
+    if out.size:
+        out[...] = result
+
+
+@device_impl("cuda", "isin")
+def isin(x1: Any, x2: Any, *, out: Any, invert: bool) -> None:
+    if out.size:
+        out[...] = _cp().isin(x1, x2, invert=invert)
+
+
+@device_impl("cuda", "einsum")
+def einsum(*operands: Any, out: Any, subscripts: str) -> None:
+    out[...] = _cp().einsum(subscripts, *operands)
