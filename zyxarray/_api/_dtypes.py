@@ -103,19 +103,23 @@ uint8 = DType("uint8")
 uint16 = DType("uint16")
 uint32 = DType("uint32")
 uint64 = DType("uint64")
+float16 = DType("float16")
 float32 = DType("float32")
 float64 = DType("float64")
 complex64 = DType("complex64")
 complex128 = DType("complex128")
 
-ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
-       complex64, complex128)
+ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+       float64, complex64, complex128)
+#: the standard's dtypes (float16 is NumPy's addition: stored in 16 bits, computed in float32
+#: and rounded to float16 after each operation, as NumPy's loops do)
+STANDARD = tuple(d for d in ALL if d.name != "float16")
 _BY_NP.update({d.np: d for d in ALL})
 
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
-REAL_FLOATING = (float32, float64)
+REAL_FLOATING = (float16, float32, float64)
 COMPLEX_FLOATING = (complex64, complex128)
 FLOATING = REAL_FLOATING + COMPLEX_FLOATING
 NUMERIC = INTEGER + FLOATING
@@ -228,7 +232,7 @@ def scalar_result(dtype: DType, value: Any) -> DType:
     if isinstance(value, complex):
         if dtype.kind == "c":
             return dtype
-        return complex64 if dtype is float32 else complex128
+        return complex64 if dtype is float32 or dtype is float16 else complex128
     raise TypeError(f"unsupported scalar {value!r}")
 
 

@@ -47,7 +47,7 @@ def _complex_input(name: str, x: Any) -> tuple[g.Node, dt.DType]:
     if x.dtype in dt.COMPLEX_FLOATING:
         return x._node, x.dtype
     if x.dtype in dt.REAL_FLOATING:
-        c = dt.complex64 if x.dtype is dt.float32 else dt.complex128
+        c = _complex_of(x.dtype)
         return g.cast(x._node, c.np), c
     raise TypeError(f"{name}: expected a complex floating-point dtype, got {x.dtype.name}")
 
@@ -60,7 +60,7 @@ def _real_input(name: str, x: Any) -> tuple[g.Node, dt.DType]:
 
 
 def _complex_of(d: dt.DType) -> dt.DType:
-    return dt.complex64 if d in (dt.float32, dt.complex64) else dt.complex128
+    return dt.complex64 if d in (dt.float16, dt.float32, dt.complex64) else dt.complex128
 
 
 def _real_of(d: dt.DType) -> dt.DType:

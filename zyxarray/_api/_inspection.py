@@ -36,7 +36,7 @@ class Info:
         from ._data_type_functions import isdtype
         dev = registry.default() if device is None else registry.get(device)
         out = {}
-        for d in dt.ALL:
+        for d in dt.STANDARD:
             if d in (dt.float64, dt.complex128) and not dev.info.float64:
                 continue
             if kind is None or isdtype(d, kind):

@@ -6,7 +6,7 @@ the result on ``device=`` (the default device if None) with one copy; writing re
 to the host once and hands it to NumPy's writer. So the formats are NumPy's, byte for byte,
 and files go both ways between NumPy and zyxarray. Imports nothing below ``_api``.
 
-zyxarray has no object, string, float16 or structured dtypes: files that hold them are
+zyxarray has no object, string or structured dtypes: files that hold them are
 refused with a TypeError naming the dtype, and pickled data (object arrays, pickle files)
 with a ValueError, whatever ``allow_pickle`` says: nothing here ever unpickles.
 """

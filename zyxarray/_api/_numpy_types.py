@@ -69,15 +69,12 @@ def promote_types(type1: Any, type2: Any) -> dt.DType:
 
 
 def min_scalar_type(a: Any) -> dt.DType:
-    """The smallest dtype that holds the value ``a`` (NumPy's ``min_scalar_type``; a float
-    that float16 would hold is given float32, the smallest float zyxarray has)."""
+    """The smallest dtype that holds the value ``a`` (NumPy's ``min_scalar_type``)."""
     if isinstance(a, Array):
         if a.ndim:
             return a.dtype
         a = a.item()
     found = np.min_scalar_type(a)
-    if found == np.float16:
-        found = np.dtype(np.float32)
     return dt.to_dtype(found, "min_scalar_type")
 
 

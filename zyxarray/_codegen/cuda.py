@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cstyle import CStyleRenderer
+from .cstyle import CStyleRenderer, stored
 from .ir import Instr, Kernel, Op, identity
 
 WARP = 32
@@ -56,7 +56,8 @@ class CUDARenderer(CStyleRenderer):
     def signature(self, kernel: Kernel) -> list[str]:
         args = []
         for i, (dtype, writable) in enumerate(kernel.buffers):
-            args.append(f"{'' if writable else 'const '}{self.ctype(dtype)}* __restrict__ b{i}")
+            args.append(f"{'' if writable else 'const '}{self.ctype(stored(dtype))}* "
+                        f"__restrict__ b{i}")
         args += [f"long long i{i}" for i in range(kernel.n_ints)]
         args += [f"double f{i}" for i in range(kernel.n_floats)]
         size = kernel.meta.get("local_size", 1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cstyle import CStyleRenderer
+from .cstyle import CStyleRenderer, stored
 from .ir import Kernel
 
 KERNEL_NAME = "zx_kernel"
@@ -56,7 +56,7 @@ class OpenCLRenderer(CStyleRenderer):
     def signature(self, kernel: Kernel) -> list[str]:
         args = []
         for i, (dtype, writable) in enumerate(kernel.buffers):
-            t = "uchar" if dtype.kind == "b" else self.ctype(dtype)
+            t = "uchar" if dtype.kind == "b" else self.ctype(stored(dtype))
             args.append(f"__global {'' if writable else 'const '}{t}* restrict b{i}")
         args += [f"long i{i}" for i in range(kernel.n_ints)]
         ft = self.float_arg_type(kernel)

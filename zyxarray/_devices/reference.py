@@ -179,7 +179,9 @@ class Interpreter:
             elif op == "ACC":
                 combine, lanes = x.arg
                 ident = _identity(combine, x.dtype)
-                vals[i] = np.full(tuple(extents) + (lanes,), ident, x.dtype)
+                # (float16 accumulates in float32 and is rounded once, as NumPy's sums do)
+                vals[i] = np.full(tuple(extents) + (lanes,), ident,
+                                  np.float32 if x.dtype == np.float16 else x.dtype)
                 acc_depth[i] = depth
             elif op == "ACC_UPDATE":
                 acc = vals[x.srcs[0]]
