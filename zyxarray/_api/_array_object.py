@@ -189,6 +189,8 @@ class Array:
 
     __slots__ = ("__weakref__", "_alias", "_node")
     __array_priority__ = 100
+    _node: g.Node
+    _alias: tuple[_Storage, ShapeTracker | None, builtins.bool] | None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Array:
         raise TypeError("zyxarray.Array cannot be constructed directly; "

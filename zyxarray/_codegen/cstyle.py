@@ -634,11 +634,14 @@ class CStyleRenderer:
                     emit(f"{v} = zx_rh({v});")
             elif op is Op.CAST:
                 src = ins[x.srcs[0]].dtype
+                assert src is not None and x.dtype is not None
+                if src == F16:
+                    src = F32
                 if x.dtype == F16:      # (from a double: one rounding)
                     self.half()
-                    value = f"zx_rh({self.cast(a[0], F32 if src == F16 else src, F64)})"
+                    value = f"zx_rh({self.cast(a[0], src, F64)})"
                 else:
-                    value = self.cast(a[0], F32 if src == F16 else src, x.dtype)  # type: ignore
+                    value = self.cast(a[0], src, x.dtype)
                 emit(f"const {self.ctype(x.dtype)} {v} = {value};")  # type: ignore[arg-type]
             else:
                 dts = [ins[s].dtype for s in x.srcs]

@@ -57,7 +57,7 @@ THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
 
 
-@dataclass
+@dataclass(slots=True)
 class Canonical:
     """A plan in canonical form: everything needed to build the kernel, and its cache key."""
 

@@ -184,7 +184,9 @@ def run_library(step: LibraryStep) -> None:
     inputs = [_host_input(n, host_array) for n in step.inputs]
     buf = device.alloc(out.nbytes)
     if host_array is not None:
-        target = host_memory(buf, out.dtype).reshape(out.shape)
+        memory = host_memory(buf, out.dtype)
+        assert memory is not None
+        target = memory.reshape(out.shape)
         library.run_host(step.name, inputs, target, step.params)
     else:
         _debug.log("launch", f"{device.name}: {step.name} runs on the host (round trip)")

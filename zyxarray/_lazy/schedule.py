@@ -38,7 +38,7 @@ class Expr(NamedTuple):
     # (VALID: true where an iota slot's ShapeTracker is inside its masks)
 
 
-@dataclass
+@dataclass(slots=True)
 class KernelPlan:
     output: Node
     domain: tuple[int, ...]
@@ -127,7 +127,7 @@ class _Builder:
         self.materialize = materialize
         self.memo: dict[tuple[int, ShapeTracker], int] = {}
         self.expr_index: dict[Expr, int] = {}
-        self.load_index: dict[tuple[int, ShapeTracker], int] = {}
+        self.load_index: dict[tuple, int] = {}     # (node, view[, window]) -> load slot
         self.unfusable: list[Node] = []
         self.cost: dict[int, int] = {}      # elementwise node -> expressions it first added
         self.why: dict[int, str] = {}       # node stored by a kernel of its own -> why
