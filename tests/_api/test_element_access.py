@@ -114,3 +114,23 @@ def test_float32_elements_stay_float32(device: str) -> None:
     assert y.dtype == xp.float32
     want = np.float32(0.1) * np.float32(3.0) + np.float32(0.2)
     assert float(y) == pytest.approx(float(want), rel=1e-6)
+
+
+def test_two_dimensional_elements(device: str) -> None:
+    h = np.arange(20.0).reshape(4, 5)
+    a = xp.asarray(h, device=device)
+    np.asarray(a)
+    before = _kernels()
+    assert float(a[2, 3]) == 13.0 and float(a[-1, -2]) == 18.0
+    assert float(a.T[3, 2]) == 13.0                     # (a window: strides of its view)
+    a[1, 4] = -1.0
+    a[-4, 0] = 7
+    if _host_memory(device):
+        assert _kernels() == before
+    h[1, 4], h[0, 0] = -1.0, 7
+    assert_close(a, h)
+    with pytest.raises(IndexError):
+        a[4, 0]
+    with pytest.raises(IndexError):
+        a[0, -6] = 1.0
+    assert_close(a, h)

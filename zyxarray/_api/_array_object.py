@@ -108,6 +108,24 @@ def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int 
     return rules
 
 
+def _flat_index(key: Any, shape: tuple[int, ...]) -> int | None:
+    """The element of a contiguous array of ``shape`` that ``key`` (an int for a 1-D array,
+    or a tuple of one int per axis) names, or None for any other key or an index out of
+    range (the long way then raises NumPy's IndexError)."""
+    if type(key) is int:
+        if len(shape) != 1 or not -shape[0] <= key < shape[0]:
+            return None
+        return key % shape[0]
+    if len(key) != len(shape):
+        return None
+    flat = 0
+    for k, s in zip(key, shape):
+        if type(k) is not int or not -s <= k < s:
+            return None
+        flat = flat * s + k % s
+    return flat
+
+
 class _Storage:
     """The memory a base array and its views share: ``node``, the base's current value, and
     the live ``members`` (weak references to arrays, each with ``alias = (storage, st,
@@ -419,19 +437,21 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any) -> None:
         node = self._node
-        if type(key) is int and node.buffer is not None and len(node.shape) == 1 \
-                and self._alias is None and sys.getrefcount(node) == 3:
-            # one element of a 1-D array that only this array shows (the slot, ``node``,
-            # the argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``)
+        tk = type(key)
+        if (tk is int or tk is tuple) and node.buffer is not None and self._alias is None \
+                and sys.getrefcount(node) == 3:
+            # one element of an array that only this array shows (the slot, ``node``, the
+            # argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``, a[i, j] = v)
+            at = _flat_index(key, node.shape)
             t, kind = type(value), node.dtype.kind
             v = value if (t is float and kind in "fc") or (t is int and kind in "iufc") else (
                 value._node.arg if t is Array and value._node.op == "CONST"
                 and value._node.dtype == node.dtype and value._node.device is node.device
                 else None)
             memory = host_memory(node.buffer, node.dtype) if v is not None else None
-            if memory is not None and -memory.shape[0] <= key < memory.shape[0]:
+            if memory is not None and at is not None:
                 try:
-                    memory[key] = v
+                    memory[at] = v
                     return
                 except (OverflowError, ValueError, TypeError):
                     pass        # (what NumPy refuses, the kernel's cast decides)

@@ -222,8 +222,19 @@ def getitem(x: Array, key: Any) -> Array:
         size = node.shape[0]
         if -size <= key < size:
             if len(node.shape) == 1:    # an element: NumPy gives a scalar, a copy
-                return Array._new(element(node, key % size) or g.index_first(node, key % size))
+                return Array._new(element(node, (key % size,)) or g.index_first(node, key % size))
             return Array._view(x, g.index_first, key % size)
+    if type(key) is tuple and len(key) == len(node.shape) and node.shape \
+            and g.first_indexable(node):    # (``a[i, j]``: an element of host memory, now)
+        idx = []
+        for k, s in zip(key, node.shape):
+            if type(k) is not int or not -s <= k < s:
+                break
+            idx.append(k % s)
+        else:
+            one = element(node, tuple(idx))
+            if one is not None:
+                return Array._new(one)
     flag = _zero_d_mask(key)
     if flag is not None:
         y = Array._view(x, g.reshape, (1, *x.shape))

@@ -261,15 +261,19 @@ def host_element(node: Node) -> tuple[np.ndarray, int] | None:
     return None if memory is None else (memory, index)
 
 
-def element(node: Node, i: int) -> Node | None:
-    """``node[i]`` for a 1-D ``node`` of realized host data (or a one-view unmasked window of
-    it) and ``0 <= i < len``, read now as a CONST (NumPy's ``a[i]``: a scalar, a copy);
-    None where the data is elsewhere."""
+def element(node: Node, idx: tuple[int, ...]) -> Node | None:
+    """``node[idx]`` (one index per axis, each in range and non-negative) for realized host
+    data (or a one-view unmasked window of it), read now as a CONST (NumPy's ``a[i]``: a
+    scalar, a copy); None where the data is elsewhere."""
     if node.op == "VIEW":
         v = node.arg[0]
-        base, index = node.srcs[0], v.offset + i * v.strides[0]
+        base, index = node.srcs[0], v.offset
+        for i, s in zip(idx, v.strides):
+            index += i * s
     else:
-        base, index = node, i
+        base, index = node, 0
+        for i, s in zip(idx, contiguous_strides(node.shape)):
+            index += i * s
     buf = base.buffer
     memory = host_memory(buf, base.dtype) if buf is not None else None
     if memory is None:
