@@ -212,3 +212,19 @@ def test_searchsorted_errors(device: str) -> None:
         xp.searchsorted(x, x, sorter=xp.asarray([0, 1], device=device))
     with pytest.raises(ValueError, match="sorter"):
         xp.searchsorted(x, x, sorter=xp.asarray([0.0, 1.0, 2.0], device=device))
+
+
+def test_arg_reductions_stay_on_a_device_without_a_library(device: str) -> None:
+    """Where the device has no argmax/argmin of its own and its memory is not the host's
+    (OpenCL), they are two generated reductions: no library step, no host round trip; the
+    first NaN and the first of equal elements win, as in NumPy."""
+    from zyxarray._devices import library, registry
+    info = registry.get(device).info
+    h = np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 5.0, 5.0, 1.0], [0.0, -1.0, -1.0, 4.0]])
+    x = xp.asarray(h, device=device)
+    for name in ("argmax", "argmin"):
+        for axis in (None, 0, 1):
+            got = getattr(xp, name)(x * 1.0, axis=axis)
+            np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(h, axis=axis))
+            if info.style != "loops" and library.on_device(info.kind, name) is None:
+                assert "library" not in str(xp.explain(got))

@@ -2,7 +2,9 @@
 
 Layer: ``_api``. They take NumPy's array-likes and keywords (``out=``, ``keepdims=``); where
 with only a condition is ``nonzero``, as in NumPy. nonzero's shape depends on the data, so it
-realizes its input; the others stay lazy (argmax, argmin and searchsorted are LIBRARY nodes).
+realizes its input; the others stay lazy (argmax, argmin and searchsorted are LIBRARY nodes,
+except argmax/argmin on a device without an implementation of its own, where they are two
+generated reductions).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op
+from .._devices import library
 from .._lazy import graph as g
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of, operands
@@ -55,9 +58,41 @@ def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         if x.shape[ax] == 0:
             raise ValueError(f"{name}: attempt to get {name} of an empty axis {ax}")
         shape = tuple(1 if i == ax else s for i, s in enumerate(x.shape) if keepdims or i != ax)
+    info = x.device.info
+    if info.style != "loops" and library.on_device(info.kind, name) is None:
+        # a device with no implementation of its own (OpenCL): two fused reductions on the
+        # device, not a round trip through the host
+        return Array._new(_two_reductions(name, x._node, ax, keepdims))
     node = g.library(name, (x._node,), {"axis": ax, "keepdims": bool(keepdims)},
                      np.int64, shape)
     return Array._new(node)
+
+
+def _two_reductions(name: str, node: g.Node, ax: int | None, keepdims: bool) -> g.Node:
+    """argmax/argmin of ``node`` as generated reductions: the extremum along the axis (NaN
+    wins, as the IR's MAX/MIN propagate it), then the smallest index where the element
+    equals it (or is NaN where it is NaN): the first one, as NumPy's."""
+    ndim, flat = len(node.shape), ax is None
+    if ax is None:
+        node, ax = g.reshape(node, (node.size,)), 0
+    if node.dtype == np.bool_:
+        node = g.cast(node, np.int8)
+    shape = node.shape
+    best = broadcast_node(g.reduce(node, Op.MAX if name == "argmax" else Op.MIN, (ax,)), shape)
+    hit = g.alu(Op.CMPEQ, node, best, dtype=np.bool_)
+    if node.dtype.kind == "f":
+        both_nan = g.alu(Op.AND, g.alu(Op.ISNAN, node, dtype=np.bool_),
+                         g.alu(Op.ISNAN, best, dtype=np.bool_), dtype=np.bool_)
+        hit = g.alu(Op.OR, hit, both_nan, dtype=np.bool_)
+    n = shape[ax]
+    along = g.reshape(g.iota(n, node.device), tuple(n if i == ax else 1 for i in range(len(shape))))
+    index = g.alu(Op.WHERE, hit, broadcast_node(along, shape),
+                  broadcast_node(g.const(n, np.int64, node.device), shape))
+    out = g.reduce(index, Op.MIN, (ax,))        # (the reduced axis kept, of size 1)
+    if flat:
+        return g.reshape(out, (1,) * ndim if keepdims else ())
+    return out if keepdims else g.reshape(out, tuple(s for i, s in enumerate(out.shape)
+                                                      if i != ax))
 
 
 # Note: the parameters that NumPy takes positionally (axis, out; side and sorter) are
