@@ -27,11 +27,8 @@ def matmul(x1: Any, x2: Any, /) -> Array:
     common = dt.result_type_of(a, b, where="matmul")
     check("matmul", common, "numeric")
     an, bn = g.cast(a._node, common.np), g.cast(b._node, common.np)
-    a_shape, b_shape = a.shape, b.shape
-    if a.ndim == 1:
-        an, a_shape = g.reshape(an, (1,) + a_shape), (1,) + a_shape
-    if b.ndim == 1:
-        bn, b_shape = g.reshape(bn, b_shape + (1,)), b_shape + (1,)
+    a_shape = (1,) + a.shape if a.ndim == 1 else a.shape
+    b_shape = b.shape + (1,) if b.ndim == 1 else b.shape
     n, k = a_shape[-2:]
     k2, m = b_shape[-2:]
     if k != k2:
@@ -47,9 +44,9 @@ def matmul(x1: Any, x2: Any, /) -> Array:
     if info.style == "loops" or library.on_device(info.kind, "matmul") is not None:
         # a library node: NumPy's BLAS on the host memory of the cpu/reference devices,
         # the device's own BLAS (cuBLAS) where it has one
-        node = g.library("matmul", (g.cast(a._node, common.np), g.cast(b._node, common.np)),
-                         {}, common.np, shape)
-        return Array._new(node)
+        return Array._new(g.library("matmul", (an, bn), {}, common.np, shape))
+    # (vectors as 1 x k and k x 1 matrices)
+    an, bn = g.reshape(an, a_shape), g.reshape(bn, b_shape)
     full = batch + (n, k, m)
     lhs = broadcast_node(g.reshape(an, a_shape + (1,)), full)
     rhs = broadcast_node(g.reshape(bn, b_shape[:-2] + (1, k, m)), full)
