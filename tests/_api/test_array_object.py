@@ -361,3 +361,14 @@ def test_operator_memo_follows_the_constants(device: str) -> None:
         assert np.asarray(i + 100).tolist() == [100, 101, 102, 103, 104]
         with pytest.raises(OverflowError):
             i + 300
+
+
+def test_numpy_gets_a_writable_array_of_its_own(device: str) -> None:
+    """``np.asarray(x)`` is NumPy's own writable array: writing into it changes nothing in
+    zyxarray (on a GPU it is the array the read made, handed over without a second copy)."""
+    x = xp.asarray(np.arange(12.0).reshape(3, 4), device=device) * 2
+    for view in (x, x.T, x[::2, 1:]):
+        a = np.asarray(view)
+        assert a.flags.writeable
+        a[...] = -1.0
+    np.testing.assert_array_equal(np.asarray(x), np.arange(12.0).reshape(3, 4) * 2)
