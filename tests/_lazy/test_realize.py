@@ -81,3 +81,21 @@ def test_the_realized_graph_is_freed_while_the_copy_is_in_flight(
         want = want * 0.5 + 1.0
     np.testing.assert_array_equal(np.asarray(y), want)
     assert seen == [(True, True)], "alive until the copy is queued, freed while it runs"
+
+
+def test_a_move_to_host_memory_reads_into_the_new_buffer(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``x.to_device("cpu")`` of realized data reads the bytes straight into the cpu
+    buffer (one copy; before, a host array then a copy of it)."""
+    cpu = registry.get("cpu")
+    x = xp.asarray(np.arange(24.0).reshape(4, 6), device=device) * 3
+    np.asarray(x)                            # (realized)
+    calls: list[int] = []
+    real = cpu.copy_in
+    monkeypatch.setattr(cpu, "copy_in", lambda buf, data: (calls.append(1), real(buf, data)))
+    y = x.to_device("cpu")
+    np.testing.assert_array_equal(np.asarray(y), np.arange(24.0).reshape(4, 6) * 3)
+    if x.device is not cpu:
+        assert not calls
+    t = x.T.to_device("cpu")                 # (a view: through the host, as before)
+    np.testing.assert_array_equal(np.asarray(t), (np.arange(24.0).reshape(4, 6) * 3).T)

@@ -242,12 +242,14 @@ class Device:
         raise NotImplementedError
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
-                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+                 while_waiting: Callable[[], object] | None = None,
+                 into: np.ndarray | None = None) -> np.ndarray:
         """Bytes ``start:stop`` of the buffer (all of it by default) as a read-only host
         uint8 array; waits for ``buffer.ready``. ``while_waiting`` is called once the copy
         is under way and before waiting for it (host work that would otherwise come after
         the read: ``to_host`` frees the realized graph there); devices that read at once
-        call it first."""
+        call it first. With ``into`` (a writable uint8 array of that many bytes, e.g. a
+        host-memory device's buffer) the bytes are read into it, and it is returned."""
         raise NotImplementedError
 
     # -- compute --------------------------------------------------------------------------

@@ -135,10 +135,15 @@ class CPUDevice(Device):
         dst[:src.size] = src
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
-                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+                 while_waiting: Callable[[], object] | None = None,
+                 into: np.ndarray | None = None) -> np.ndarray:
         buffer.ready.wait()
         if while_waiting is not None:
             while_waiting()
+        if into is not None:
+            start, stop = byte_range(buffer, start, stop)
+            into[:] = buffer.handle[2][start:stop]
+            return into
         view = buffer.handle[2]     # made once per block: clearing a flag costs more than a read
         if start == 0 and stop is None:
             return view if view.size == buffer.nbytes else view[:buffer.nbytes]

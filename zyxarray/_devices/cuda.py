@@ -397,7 +397,8 @@ class CUDADevice(Device):
             _debug.log("memory", f"{self.name}: copy in {n} bytes (queued)")
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
-                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+                 while_waiting: Callable[[], object] | None = None,
+                 into: np.ndarray | None = None) -> np.ndarray:
         """Bytes ``start:stop`` of the buffer as a read-only host uint8 array. Waits for
         ``buffer.ready`` only (an event, not the device), then reads through the read
         stream: through a small pinned buffer up to ``SMALL_READ`` bytes, directly into
@@ -412,7 +413,7 @@ class CUDADevice(Device):
         else:
             ready.wait()
         n = stop - start
-        out = np.empty(n, dtype=np.uint8)
+        out = np.empty(n, dtype=np.uint8) if into is None else into
         if n:
             ptr = buffer.handle.ptr + start
             try:
@@ -433,7 +434,8 @@ class CUDADevice(Device):
                 _debug.log("memory", f"{self.name}: copy out {n} bytes")
         elif while_waiting is not None:
             while_waiting()
-        out.flags.writeable = False
+        if into is None:
+            out.flags.writeable = False
         return out
 
     def _read_small(self, out: np.ndarray, ptr: int, n: int,

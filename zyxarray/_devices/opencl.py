@@ -397,13 +397,14 @@ class OpenCLDevice(Device):
             _debug.log("memory", f"{self.name}: copy in {src.nbytes} bytes (queued)")
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
-                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+                 while_waiting: Callable[[], object] | None = None,
+                 into: np.ndarray | None = None) -> np.ndarray:
         """Bytes ``start:stop`` of the buffer as a read-only host uint8 array. Waits for
         ``buffer.ready`` only (reads go through their own queue), then reads."""
         start, stop = byte_range(buffer, start, stop)
         buffer.ready.wait()
         n = stop - start
-        out = np.empty(n, dtype=np.uint8)
+        out = np.empty(n, dtype=np.uint8) if into is None else into
         if n:
             try:
                 # (a blocking copy returns sooner than waiting on the copy's event: 9 against
@@ -420,7 +421,8 @@ class OpenCLDevice(Device):
                 _debug.log("memory", f"{self.name}: copy out {n} bytes")
         if while_waiting is not None:
             while_waiting()
-        out.flags.writeable = False
+        if into is None:
+            out.flags.writeable = False
         return out
 
     def copy(self, dst: Buffer, src: Buffer, nbytes: int | None = None) -> None:

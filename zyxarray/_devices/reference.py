@@ -297,10 +297,14 @@ class ReferenceDevice(Device):
         buffer.handle[:src.size] = src
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
-                 while_waiting: Callable[[], object] | None = None) -> np.ndarray:
+                 while_waiting: Callable[[], object] | None = None,
+                 into: np.ndarray | None = None) -> np.ndarray:
         if while_waiting is not None:
             while_waiting()
         start, stop = byte_range(buffer, start, stop)
+        if into is not None:
+            into[:] = buffer.handle[start:stop]
+            return into
         view = buffer.handle[start:stop].view()
         view.flags.writeable = False
         return view

@@ -89,10 +89,18 @@ def _copies_first(targets: list[Node]) -> None:
         stack.extend(n.srcs)
     for n in copies:
         src = n.srcs[0]
-        host = to_host(src)
-        buf = n.device.alloc(max(host.nbytes, 1))
-        n.device.copy_in(buf, host)
-        _debug.log("memory", f"copy {src.device.name} -> {n.device.name}: {host.nbytes} bytes")
+        target_memory = getattr(n.device, "host_array", None)
+        if target_memory is not None and src.op == "BUFFER" and src.nbytes:
+            # into host memory (``x.to_device("cpu")``): read straight into the new buffer
+            buf = n.device.alloc(src.nbytes)
+            src.device.copy_out(src.buffer, 0, src.nbytes, None, target_memory(buf))
+            nbytes = src.nbytes
+        else:
+            host = to_host(src)
+            buf = n.device.alloc(max(host.nbytes, 1))
+            n.device.copy_in(buf, host)
+            nbytes = host.nbytes
+        _debug.log("memory", f"copy {src.device.name} -> {n.device.name}: {nbytes} bytes")
         n.set_buffer(buf)
         graph.pending_copies[0] -= 1
 
