@@ -123,3 +123,21 @@ def test_window_keys() -> None:
     assert s1.key != s2.key, "which windows are the same node is structure"
     assert s1.leaves == (w1, w2) and s2.leaves == (w1,)
 
+
+
+def test_padded_rows_split_into_edges_and_an_unmasked_middle(device: str) -> None:
+    """An elementwise kernel whose operands are masked along the inner loop (a padding, a
+    concat) runs the points where every mask holds in a loop of its own without the tests;
+    the values are the same as NumPy's at the edges and inside."""
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 17, 64):
+        h = rng.standard_normal((5, n))
+        u = xp.asarray(h, device=device)
+        z = xp.zeros((5, 1), dtype=u.dtype, device=device)
+        p = xp.concat([z, u, z], axis=1)
+        got = u + 0.25 * (p[:, :-2] + p[:, 2:] - 2 * u)
+        hp = np.concatenate([np.zeros((5, 1)), h, np.zeros((5, 1))], axis=1)
+        assert_close(got, h + 0.25 * (hp[:, :-2] + hp[:, 2:] - 2 * h), rtol=1e-12)
+        wide = xp.concat([z, z, u, z], axis=1)[:, 1:]            # (masks of other widths)
+        assert_close(wide * 2.0, np.concatenate([np.zeros((5, 1)), h, np.zeros((5, 1))],
+                                                axis=1) * 2.0)

@@ -355,6 +355,7 @@ class _Lowerer:
         self.lane: int | None = None
         self.stashing: int | None = None   # expr the running reduction also stores (row)
         self.stashed: int | None = None    # expr read back from the output (row)
+        self.unmasked: int | None = None   # loop position whose masks hold (elementwise)
 
     def declare(self) -> None:
         b, c = self.b, self.c
@@ -415,8 +416,8 @@ class _Lowerer:
         if mask == "never":
             valid = b.const(False, BOOL)
         elif mask is not None:
-            for var, m in zip(env, mask):
-                if m is not None:
+            for pos, (var, m) in enumerate(zip(env, mask)):
+                if m is not None and pos != self.unmasked:
                     valid = self._and(valid, self._in_range(var, m))
         lin = offset
         for var, st in zip(env, strides):
@@ -584,11 +585,39 @@ class _Lowerer:
         env = self.unravel(rest, sizes[:-1])
         start = b.idx(Op.MUL, c, chunk)
         end = b.emit(Op.MIN, INDEX, (b.idx(Op.ADD, start, chunk), sizes[-1]))
-        i = b.range(start, end, "inner")
-        env = (env + [i])[:len(self.c.outer)]
-        self._store(env)
-        b.end(i)
+        pos = len(env)
+        los, his = self._masks_along(pos) if pos < len(self.c.outer) else ([], [])
+        if not los:
+            i = b.range(start, end, "inner")
+            self._store((env + [i])[:len(self.c.outer)])
+            b.end(i)
+        else:
+            # masks along the inner loop (a padded operand, a concat): the points where
+            # every one of them holds get a loop of their own without the tests, which
+            # vectorizes; the edges before and after it keep them
+            lo, hi = start, end
+            for m in los:
+                lo = b.emit(Op.MAX, INDEX, (lo, m))
+            for m in his:
+                hi = b.emit(Op.MIN, INDEX, (hi, m))
+            lo = b.emit(Op.MIN, INDEX, (lo, end))
+            hi = b.emit(Op.MAX, INDEX, (hi, lo))
+            for first, last, inside in ((start, lo, False), (lo, hi, True), (hi, end, False)):
+                self.unmasked = pos if inside else None
+                i = b.range(first, last, "inner")
+                self._store(env + [i])
+                b.end(i)
+            self.unmasked = None
         b.end(g)
+
+    def _masks_along(self, pos: int) -> tuple[list[int], list[int]]:
+        """The bounds (int arguments) of every top-level mask on loop position ``pos``."""
+        los, his = [], []
+        for _, _, _, mask in self.st_params:
+            if isinstance(mask, list) and mask[pos] is not None:
+                los.append(mask[pos][0])
+                his.append(mask[pos][1])
+        return los, his
 
     def _outer_loop(self) -> tuple[int, list[int]]:
         b = self.b
