@@ -118,3 +118,12 @@ def test_files_and_numpy_interop(device: str) -> None:
     assert loaded.dtype == xp.float16
     _same_bits(loaded, a)
     assert float(xp.asarray(a, device=device)[3]) == float(a[3])
+
+
+def test_ffts_of_float16_have_numpy_s_dtypes(device: str) -> None:
+    h = np.linspace(0, 1, 6).astype(np.float16)
+    x = xp.asarray(h, device=device)
+    for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "rfftn", "irfftn"):
+        got, want = getattr(xp.fft, name)(x), getattr(np.fft, name)(h)
+        assert got.dtype == want.dtype, name
+        assert_close(got, want, rtol=2e-2, atol=2e-2)

@@ -63,6 +63,13 @@ def _complex_of(d: dt.DType) -> dt.DType:
     return dt.complex64 if d in (dt.float16, dt.float32, dt.complex64) else dt.complex128
 
 
+def _half_like(x: Any, out: Array) -> Array:
+    """A real result computed in float32 for float16 input, as float16 (NumPy's dtype)."""
+    if isinstance(x, Array) and x.dtype is dt.float16:
+        return Array._new(g.cast(out._node, np.float16))
+    return out
+
+
 def _real_of(d: dt.DType) -> dt.DType:
     return dt.float32 if d in (dt.float32, dt.complex64) else dt.float64
 
@@ -188,7 +195,8 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     node, c = _complex_input("irfft", x)
     ax = normalize_axis("irfft", axis, len(node.shape))
     size = _points("irfft", 2 * (node.shape[ax] - 1) if n is None else n)
-    return _one_axis("irfft", node, size, ax, _norm("irfft", norm), _real_of(c), size)
+    return _half_like(x, _one_axis("irfft", node, size, ax, _norm("irfft", norm), _real_of(c),
+                                   size))
 
 
 def hfft(x: Array, /, *, n: int | None = None, axis: int = -1,
@@ -198,7 +206,8 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1,
     node, c = _complex_input("hfft", x)
     ax = normalize_axis("hfft", axis, len(node.shape))
     size = _points("hfft", 2 * (node.shape[ax] - 1) if n is None else n)
-    return _one_axis("hfft", node, size, ax, _norm("hfft", norm), _real_of(c), size)
+    return _half_like(x, _one_axis("hfft", node, size, ax, _norm("hfft", norm), _real_of(c),
+                                   size))
 
 
 def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1,
@@ -239,7 +248,7 @@ def irfftn(x: Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] |
     for a, v in zip(ax[:-1], sizes[:-1]):       # ifft on the other axes first,
         shape[a] = v
     shape[ax[-1]] = sizes[-1]                   # then irfft on the last one
-    return _many_axes("irfftn", node, ax, sizes, mode, _real_of(c), shape)
+    return _half_like(x, _many_axes("irfftn", node, ax, sizes, mode, _real_of(c), shape))
 
 
 # -- frequencies and shifts -------------------------------------------------------------------
