@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op
-from .._devices.base import Device, export_host, host_memory
+from .._devices.base import Device, export_host
 from .._lazy import graph as g
-from .._lazy.realize import read_scalar, realize, to_host, write_region
+from .._lazy.realize import read_scalar, realize, store_element, to_host, write_region
 from .._lazy.view import ShapeTracker, View, compose
 from . import _dtypes as dt
 
@@ -108,22 +108,18 @@ def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int 
     return rules
 
 
-def _flat_index(key: Any, shape: tuple[int, ...]) -> int | None:
-    """The element of a contiguous array of ``shape`` that ``key`` (an int for a 1-D array,
-    or a tuple of one int per axis) names, or None for any other key or an index out of
-    range (the long way then raises NumPy's IndexError)."""
+def element_index(key: Any, shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The element that ``key`` (an int for a 1-D array, or a tuple of one int per axis)
+    names, as non-negative indices; None for any other key or an index out of range (the
+    long way then raises NumPy's IndexError)."""
     if type(key) is int:
-        if len(shape) != 1 or not -shape[0] <= key < shape[0]:
-            return None
-        return key % shape[0]
-    if len(key) != len(shape):
+        key = (key,)
+    if len(key) != len(shape) or not shape:
         return None
-    flat = 0
     for k, s in zip(key, shape):
         if type(k) is not int or not -s <= k < s:
             return None
-        flat = flat * s + k % s
-    return flat
+    return tuple([k % s for k, s in zip(key, shape)])
 
 
 def _hand_over(host: np.ndarray) -> np.ndarray:
@@ -461,19 +457,14 @@ class Array:
                 and sys.getrefcount(node) == 3:
             # one element of an array that only this array shows (the slot, ``node``, the
             # argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``, a[i, j] = v)
-            at = _flat_index(key, node.shape)
+            idx = element_index(key, node.shape)
             t, kind = type(value), node.dtype.kind
             v = value if (t is float and kind in "fc") or (t is int and kind in "iufc") else (
                 value._node.arg if t is Array and value._node.op == "CONST"
                 and value._node.dtype == node.dtype and value._node.device is node.device
                 else None)
-            memory = host_memory(node.buffer, node.dtype) if v is not None else None
-            if memory is not None and at is not None:
-                try:
-                    memory[at] = v
-                    return
-                except (OverflowError, ValueError, TypeError):
-                    pass        # (what NumPy refuses, the kernel's cast decides)
+            if idx is not None and v is not None and store_element(node, idx, v):
+                return
         del node
         ix = _ix or _indexing()
         if self._alias is not None:       # shares memory with views: NumPy's aliasing

@@ -18,9 +18,9 @@ import numpy as np
 
 from .._codegen.ir import Op
 from .._lazy import graph as g
-from .._lazy.realize import element, snapshot, to_host, write_region
+from .._lazy.realize import element, to_host, write_region
 from .._lazy.view import View, compose
-from ._array_object import Array
+from ._array_object import Array, element_index
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
 
 
@@ -224,17 +224,11 @@ def getitem(x: Array, key: Any) -> Array:
             if len(node.shape) == 1:    # an element: NumPy gives a scalar, a copy
                 return Array._new(element(node, (key % size,)) or g.index_first(node, key % size))
             return Array._view(x, g.index_first, key % size)
-    if type(key) is tuple and len(key) == len(node.shape) and node.shape \
-            and g.first_indexable(node):    # (``a[i, j]``: an element of host memory, now)
-        idx = []
-        for k, s in zip(key, node.shape):
-            if type(k) is not int or not -s <= k < s:
-                break
-            idx.append(k % s)
-        else:
-            one = element(node, tuple(idx))
-            if one is not None:
-                return Array._new(one)
+    if type(key) is tuple and g.first_indexable(node):  # (``a[i, j]``: host memory, now)
+        idx = element_index(key, node.shape)
+        one = element(node, idx) if idx is not None else None
+        if one is not None:
+            return Array._new(one)
     flag = _zero_d_mask(key)
     if flag is not None:
         y = Array._view(x, g.reshape, (1, *x.shape))
@@ -250,7 +244,7 @@ def getitem(x: Array, key: Any) -> Array:
     if not shape and not any(k is Ellipsis for k in keys):
         # an element (every axis indexed by an integer): NumPy gives a scalar, a copy
         one = _slice_reshape(x._node, spec, shape)
-        return Array._new(snapshot(one) or one)
+        return Array._new(element(one) or one)
     return Array._view(x, _slice_reshape, spec, shape)
 
 

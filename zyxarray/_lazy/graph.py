@@ -162,12 +162,15 @@ def window_start(node: Node) -> int:
     return node.arg[-1].offset
 
 
+def window_structure(st: ShapeTracker) -> ShapeTracker:
+    """A window's ShapeTracker without where it starts (its structure)."""
+    return st[:-1] + (at_offset(st[-1], 0),)
+
+
 def _set_window_key(n: Node, src: Node) -> None:
     k = src.key
     if k is not None:
-        st = n.arg
-        n.key = _intern(("WINDOW", st[:-1] + (at_offset(st[-1], 0),), n.dtype, n.shape,
-                         k))
+        n.key = _intern(("WINDOW", window_structure(n.arg), n.dtype, n.shape, k))
         # (its leaves are itself: ``leaves`` stays None, as a leaf's does, rather than
         # a tuple that would hold the node in a reference cycle)
 

@@ -250,44 +250,37 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     out.set_buffer(buf)
 
 
-def host_element(node: Node) -> tuple[np.ndarray, int] | None:
-    """(the host memory holding the one element of ``node``, typed, and the element's index
-    in it) for realized data of size 1, or a one-element window of it, on a device whose
-    memory is the host's (cpu, reference); None otherwise. Reading or writing an element
-    there is a memory access, not a kernel: what loops over elements need."""
+def host_element(node: Node, idx: tuple[int, ...] = ()) -> tuple[np.ndarray, int] | None:
+    """(the host memory holding an element of ``node``, typed, and the element's index in
+    it) on a device whose memory is the host's (cpu, reference), for realized data or a
+    one-view unmasked window of it; None otherwise. ``idx`` names the element (one index
+    per axis, in range and non-negative); without it ``node`` must hold one element.
+    Reading or writing an element there is a memory access, not a kernel: what loops over
+    elements need."""
     if node.op == "VIEW":
         st = node.arg
-        if len(st) != 1 or st[0].mask is not None or math.prod(node.shape) != 1:
+        if len(st) != 1 or st[0].mask is not None:
             return None
-        base, index = node.srcs[0], st[0].offset
-    elif math.prod(node.shape) == 1:
-        base, index = node, 0
+        base, index, strides = node.srcs[0], st[0].offset, st[0].strides
     else:
+        base, index, strides = node, 0, contiguous_strides(node.shape)
+    if not idx and math.prod(node.shape) != 1:
         return None
+    for i, s in zip(idx, strides):
+        index += i * s
     buf = base.buffer
     memory = host_memory(buf, base.dtype) if buf is not None else None
     return None if memory is None else (memory, index)
 
 
-def element(node: Node, idx: tuple[int, ...]) -> Node | None:
-    """``node[idx]`` (one index per axis, each in range and non-negative) for realized host
-    data (or a one-view unmasked window of it), read now as a CONST (NumPy's ``a[i]``: a
-    scalar, a copy); None where the data is elsewhere."""
-    if node.op == "VIEW":
-        v = node.arg[0]
-        base, index = node.srcs[0], v.offset
-        for i, s in zip(idx, v.strides):
-            index += i * s
-    else:
-        base, index = node, 0
-        for i, s in zip(idx, contiguous_strides(node.shape)):
-            index += i * s
-    buf = base.buffer
-    memory = host_memory(buf, base.dtype) if buf is not None else None
-    if memory is None:
+def element(node: Node, idx: tuple[int, ...] = ()) -> Node | None:
+    """``node[idx]`` (see ``host_element``) read now as a CONST: NumPy's ``a[i]`` (a scalar,
+    a copy), with no kernel; None where the data is elsewhere."""
+    at = host_element(node, idx)
+    if at is None:
         return None
     n = _new_node(Node)
-    n.op, n.srcs, n.arg, n.buffer = "CONST", (), memory[index].item(), None
+    n.op, n.srcs, n.arg, n.buffer = "CONST", (), at[0][at[1]].item(), None
     n.dtype, n.shape, n.device, n.depth = node.dtype, (), node.device, 0
     n.key = _CONST_KEYS.get((node.dtype, node.device))
     if n.key is None:
@@ -301,15 +294,18 @@ _new_node = object.__new__
 _CONST_KEYS: dict[tuple, int | None] = {}
 
 
-def snapshot(node: Node) -> Node | None:
-    """A CONST holding the value of ``node`` (one element of realized host data, see
-    ``host_element``) as it is now: what NumPy's ``a[i]`` gives (a scalar, a copy), with no
-    kernel; None where the element is not in host memory."""
-    at = host_element(node)
+def store_element(node: Node, idx: tuple[int, ...], value: Any) -> bool:
+    """Store the Python number ``value`` as ``node[idx]`` in host memory (see
+    ``host_element``); False where the element is elsewhere or NumPy refuses the value (an
+    int8 out of range, a NaN into integers: a kernel's cast decides those)."""
+    at = host_element(node, idx)
     if at is None:
-        return None
-    memory, index = at
-    return Node("CONST", (), memory[index].item(), node.dtype, (), node.device)
+        return False
+    try:
+        at[0][at[1]] = value
+    except (OverflowError, ValueError, TypeError):
+        return False
+    return True
 
 
 def read_scalar(node: Node) -> Any:
@@ -336,14 +332,10 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
     if value.base().op == "CONST" and len(region) == 1 and region[0].mask is None \
             and math.prod(region[0].shape) == 1 and (value.op == "CONST" or (
                 len(value.arg) == 1 and value.arg[0].mask is None)):
-        at = host_element(node) if node.size == 1 else host_element(
-            Node("VIEW", (node,), region, node.dtype, region[0].shape, node.device))
-        if at is not None:      # one element of host memory: a store, no kernel
-            try:
-                at[0][at[1]] = value.base().arg
-                return
-            except (OverflowError, ValueError, TypeError):
-                pass            # (NumPy refuses what a kernel's cast does: the kernel)
+        # one element of host memory: a store, no kernel (the region's offset is where)
+        flat = Node("VIEW", (node,), region, node.dtype, region[0].shape, node.device)
+        if store_element(flat, (), value.base().arg):
+            return
     base = value.base()
     if not base.realized and base.op not in ("CONST", "IOTA"):
         realize(value)

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._codegen.ir import Op
-from .graph import _WINDOWED, Node, const, window_start
+from .graph import _WINDOWED, Node, const, window_start, window_structure
 from .view import ShapeTracker, View, at_offset, compose, contiguous_strides
 
 
@@ -472,7 +472,7 @@ def _visit(n: Node, index: dict[int, int], nodes: list[Node], records: list[tupl
     if op == "CONST":
         arg = None
     elif op == "VIEW" and srcs[0].op in _WINDOWED:     # a window: where it starts is not
-        arg = arg[:-1] + (at_offset(arg[-1], 0),)    # structure (_Builder.window)
+        arg = window_structure(arg)                   # structure (_Builder.window)
     records.append((op, n.dtype, n.shape, n.device, arg, pos))
     return i
 
