@@ -134,3 +134,28 @@ def test_two_dimensional_elements(device: str) -> None:
     with pytest.raises(IndexError):
         a[0, -6] = 1.0
     assert_close(a, h)
+
+
+def test_elements_index_by_elements_read_from_arrays(device: str) -> None:
+    """``conf[t, p] += 1`` over ``zip(labels, predictions)``: the indices are elements read
+    from other arrays (and NumPy integers), as in a confusion matrix."""
+    t_h, p_h = np.array([0, 1, 2, 2, 1, 0, 2]), np.array([0, 2, 2, 2, 1, 1, 0])
+    conf = xp.zeros((3, 3), dtype=xp.int64, device=device)
+    for t, p in zip(xp.asarray(t_h, device=device), xp.asarray(p_h, device=device)):
+        conf[t, p] += 1
+    conf[np.int64(0), np.int32(2)] = 7
+    want = np.zeros((3, 3), np.int64)
+    for t, p in zip(t_h, p_h):
+        want[t, p] += 1
+    want[0, 2] = 7
+    assert_close(conf, want)
+
+
+def test_an_array_of_scalars_computed_in_a_loop(device: str) -> None:
+    rows = xp.asarray(np.array([[0, 1, 1, 3], [2, 2, 0, 2], [3, 3, 3, 1]]), device=device)
+    got = xp.array([xp.bincount(r, minlength=4).argmax() for r in rows])
+    assert got.dtype == xp.int64 and got.device == rows.device
+    assert_close(got, np.array([1, 2, 3]))
+    mixed = xp.array([xp.sum(r) for r in rows] + [2.5])
+    assert mixed.dtype == xp.float64
+    assert_close(mixed, np.array([5.0, 6.0, 10.0, 2.5]))

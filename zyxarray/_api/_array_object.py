@@ -111,15 +111,33 @@ def _fast_rules() -> dict[tuple[str, np.dtype, type], tuple[Op, int | None, int 
 def element_index(key: Any, shape: tuple[int, ...]) -> tuple[int, ...] | None:
     """The element that ``key`` (an int for a 1-D array, or a tuple of one int per axis)
     names, as non-negative indices; None for any other key or an index out of range (the
-    long way then raises NumPy's IndexError)."""
+    long way then raises NumPy's IndexError). An index may also be a NumPy integer or a
+    known 0-d integer array (an element read from another array: ``conf[t, p] += 1`` in a
+    loop over labels)."""
     if type(key) is int:
         key = (key,)
     if len(key) != len(shape) or not shape:
         return None
+    idx = []
     for k, s in zip(key, shape):
-        if type(k) is not int or not -s <= k < s:
+        if type(k) is not int:
+            k = _known_int(k)
+            if k is None:
+                return None
+        if not -s <= k < s:
             return None
-    return tuple([k % s for k, s in zip(key, shape)])
+        idx.append(k % s)
+    return tuple(idx)
+
+
+def _known_int(k: Any) -> int | None:
+    """``k`` as an int where its value is known without a read: a NumPy integer, or a 0-d
+    integer array whose node is a constant; else None."""
+    if isinstance(k, Array):
+        n = k._node
+        return int(n.arg) if n.op == "CONST" and n.shape == () and n.dtype.kind in "iu" \
+            else None
+    return int(k) if isinstance(k, np.integer) else None
 
 
 def _hand_over(host: np.ndarray) -> np.ndarray:

@@ -82,6 +82,13 @@ def _stacked(obj: Any, dtype: Any, device: Any) -> Array:
         raise ValueError(f"asarray: the nested sequence is ragged (shapes "
                          f"{[p.shape for p in parts]})")
     common = dt.result_type_of(*parts, where="asarray")
+    if parts[0].ndim == 0 and hasattr(parts[0].device, "host_array"):
+        # scalars in host memory (``np.array([f(v) for v in rows])``): each read (its
+        # computation one structure, memoized after the first), then copied in as one
+        # array (a stack would be a kernel per scalar)
+        from .._lazy.realize import read_scalar
+        values = np.array([read_scalar(p._node) for p in parts], dtype=common.np)
+        return asarray(values, device=parts[0].device)
     from ._data_type_functions import astype
     return stack([astype(p, common) if p.dtype != common else p for p in parts])
 

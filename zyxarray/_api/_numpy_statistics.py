@@ -652,8 +652,12 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> Array:
         w = w.astype(_float(x.device))
     length = minlength
     if x.size:
-        top, bottom = (int(v) for v in
-                       mf.stack([sf.max(x).astype(dt.int64), sf.min(x).astype(dt.int64)])._host())
+        if hasattr(x.device, "host_array"):     # (in host memory: read where it lies)
+            host = x._host()
+            top, bottom = int(host.max()), int(host.min())
+        else:                                   # (two reductions, one read)
+            top, bottom = (int(v) for v in mf.stack(
+                [sf.max(x).astype(dt.int64), sf.min(x).astype(dt.int64)])._host())
         if bottom < 0:
             raise ValueError("bincount: 'list' argument must have no negative elements")
         length = builtins.max(top + 1, minlength)
