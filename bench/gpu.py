@@ -178,6 +178,88 @@ class Bench:
         self.add(f"matmul {n}^3 f32", t_cp, t_zx, ">= 0.95x", ok, None,
                  f"{2 * n ** 3 / t_zx / 1e12:.1f} TFLOP/s")
 
+    def rows(self, rows: int, cols: int, copy_bw: float) -> None:
+        """Row kernels of issue 14 (8192x1024 f32): each against CuPy's plain expression, with
+        its useful traffic (read the input once, write the output) as a fraction of the copy
+        bandwidth (target 80%)."""
+        cp = self.cp
+        h = np.random.default_rng(4).standard_normal((rows, cols), dtype=np.float32)
+        gh = np.random.default_rng(5).standard_normal(cols, dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+        cg, zg = cp.asarray(gh), xp.asarray(gh, device=self.name)
+
+        def layer_norm(x, g, m):  # type: ignore[no-untyped-def]
+            mu = m.mean(x, axis=1, keepdims=True)
+            var = m.mean((x - mu) ** 2, axis=1, keepdims=True)
+            return (x - mu) / m.sqrt(var + 1e-5) * g
+
+        def logsumexp(x, g, m):  # type: ignore[no-untyped-def]
+            mx = m.max(x, axis=1, keepdims=True)
+            return m.log(m.sum(m.exp(x - mx), axis=1)) + mx[:, 0]
+
+        def var(x, g, m):  # type: ignore[no-untyped-def]
+            return m.var(x, axis=1)
+
+        def argmax(x, g, m):  # type: ignore[no-untyped-def]
+            return m.argmax(x, axis=1)
+
+        def cumsum(x, g, m):  # type: ignore[no-untyped-def]
+            return m.cumsum(x, axis=1) if m is cp else m.cumulative_sum(x, axis=1)
+
+        n_out = {"layer norm": h.size, "logsumexp": rows, "var": rows, "argmax": rows * 2,
+                 "cumulative_sum": h.size}
+        for name, fn, target in (("layer norm", layer_norm, ">= 80% copy bw"),
+                                 ("logsumexp", logsumexp, ">= 80% copy bw"),
+                                 ("var", var, ">= 80% copy bw"),
+                                 ("argmax", argmax, ">= 1x"),
+                                 ("cumulative_sum", cumsum, ">= 1x")):
+            t_cp = best(lambda f=fn: f(c, cg, cp), self.csync)
+            t_zx = best(lambda f=fn: self.run(f(z, zg, xp)), self.zsync)
+            ok = np.allclose(np.asarray(fn(z, zg, xp)), cp.asnumpy(fn(c, cg, cp)),
+                             rtol=1e-3, atol=1e-3)
+            traffic = 4 * (h.size + n_out[name])
+            self.add(f"{name} along rows {rows}x{cols} f32", t_cp, t_zx, target, ok, traffic,
+                     f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth, "
+                     f"{len(xp.explain(fn(z, zg, xp)))} kernel(s)")
+
+    def layouts(self, copy_bw: float, quick: bool) -> None:
+        """A mean over the middle axis of a 3-D array and ``x + x.T`` (a transposed read)."""
+        cp = self.cp
+        shape = (64, 128, 64) if quick else (256, 512, 256)
+        h = np.random.default_rng(6).standard_normal(shape, dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+        t_cp = best(lambda: c.mean(axis=1), self.csync)
+        t_zx = best(lambda: self.run(xp.mean(z, axis=1)), self.zsync)
+        ok = np.allclose(np.asarray(xp.mean(z, axis=1)), cp.asnumpy(c.mean(axis=1)),
+                         rtol=1e-4, atol=1e-5)
+        traffic = 4 * (h.size + h.size // shape[1])
+        self.add(f"mean over axis 1 of {shape} f32", t_cp, t_zx, ">= 1x", ok, traffic,
+                 f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth")
+        n = 1024 if quick else 8192
+        h = np.random.default_rng(7).standard_normal((n, n), dtype=np.float32)
+        c, z = cp.asarray(h), xp.asarray(h, device=self.name)
+        t_cp = best(lambda: c + c.T, self.csync)
+        t_zx = best(lambda: self.run(z + z.T), self.zsync)
+        ok = np.array_equal(np.asarray(z + z.T), cp.asnumpy(c + c.T))
+        traffic = 3 * 4 * h.size
+        self.add(f"x + x.T, {n}x{n} f32", t_cp, t_zx, ">= 1x", ok, traffic,
+                 f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth")
+
+    def matmul_epilogue(self, n: int) -> None:
+        """``relu(A @ B + bias)`` against CuPy's unfused expression."""
+        cp = self.cp
+        rng = np.random.default_rng(8)
+        a, b = (rng.standard_normal((n, n), dtype=np.float32) for _ in range(2))
+        bias = rng.standard_normal(n, dtype=np.float32)
+        ca, cb, cbias = cp.asarray(a), cp.asarray(b), cp.asarray(bias)
+        za, zb, zbias = (xp.asarray(v, device=self.name) for v in (a, b, bias))
+        t_cp = best(lambda: cp.maximum(ca @ cb + cbias, 0), self.csync, 3)
+        t_zx = best(lambda: self.run(xp.maximum(za @ zb + zbias, 0)), self.zsync, 3)
+        ok = np.allclose(np.asarray(xp.maximum(za @ zb + zbias, 0)),
+                         cp.asnumpy(cp.maximum(ca @ cb + cbias, 0)), rtol=1e-3, atol=1e-2)
+        self.add(f"relu(A @ B + bias) {n}^3 f32", t_cp, t_zx, ">= 1x", ok, None,
+                 f"{2 * n ** 3 / t_zx / 1e12:.1f} TFLOP/s")
+
     def dependent_ops(self) -> None:
         cp = self.cp
         h = np.arange(100, dtype=np.float32)
@@ -212,21 +294,33 @@ def main() -> None:
     p.add_argument("--device", default="cuda:0")
     p.add_argument("--json", help="also write the results here")
     p.add_argument("--quick", action="store_true", help="smaller sizes (smoke run)")
+    p.add_argument("--only", help="comma-separated case groups: chain, softmax, sums, matmul, "
+                   "rows, layouts, latency")
     p.add_argument("--latency", action="store_true",
                    help="only the latency-bound cases (dependent ops, scalar read)")
     args = p.parse_args()
     b = Bench(args.device)
     q = args.quick
-    if not args.latency:
-        n = 1 << (20 if q else 27)
-        bw = b.copy_bandwidth(n)
-        b.chain(n, bw)
+    groups = set(args.only.split(",")) if args.only else (
+        {"latency"} if args.latency else
+        {"chain", "softmax", "sums", "matmul", "rows", "layouts", "latency"})
+    bw = b.copy_bandwidth(1 << (20 if q else 27)) if groups - {"latency"} else 0.0
+    if "chain" in groups:
+        b.chain(1 << (20 if q else 27), bw)
+    if "softmax" in groups:
         b.softmax(1024 if q else 8192, 1024)
+    if "sums" in groups:
         b.sums(1024 if q else 8192, bw)
-        if args.device.startswith("cuda"):
-            b.matmul(512 if q else 4096)
-    b.dependent_ops()
-    b.scalar_read()
+    if "matmul" in groups and args.device.startswith("cuda"):
+        b.matmul(512 if q else 4096)
+        b.matmul_epilogue(512 if q else 4096)
+    if "rows" in groups:
+        b.rows(1024 if q else 8192, 1024, bw)
+    if "layouts" in groups:
+        b.layouts(bw, q)
+    if "latency" in groups:
+        b.dependent_ops()
+        b.scalar_read()
     print(f"device: {args.device} ({b.dev.info.description})")
     print(f"{'case':<46}{'cupy ms':>10}{'zyx ms':>10}{'ratio':>8}{'zyx TB/s':>10}  target")
     for r in b.results:
