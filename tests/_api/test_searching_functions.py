@@ -115,6 +115,51 @@ def test_argmax_argmin(device: str, name: str, dtype: str) -> None:
     np.testing.assert_array_equal(np.asarray(fn(a.on(device), 1)), np_fn(a.np, 1))
 
 
+PACKED = ["bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float16", "float32"]
+
+
+def _arg_data(dtype: str, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    """Few distinct values (many ties), the extremes of the dtype, and for floats both
+    zeros, both infinities, subnormals and NaNs with either sign bit."""
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(shape) < 0.3
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        neg_nan = np.array([0xFFC00001], np.uint32).view(np.float32)[0]
+        pool = np.array([-np.inf, -1.5, -0.0, 0.0, 1e-40, 1.5, np.inf, np.nan, neg_nan,
+                         np.finfo(dt).max, -np.finfo(dt).max], np.float32).astype(dt)
+        p = np.full(len(pool), 0.5 / (len(pool) - 2))
+        p[[7, 8]] = 0.25 / shape[-1]            # NaNs rare, so most rows have none
+        p = p / p.sum()
+    else:
+        info = np.iinfo(dt)
+        pool = np.array([info.min, info.min + 1, 0, 1, info.max - 1, info.max], dt)
+        p = None
+    return rng.choice(pool, size=shape, p=p)
+
+
+@pytest.mark.parametrize("dtype", PACKED)
+def test_arg_reductions_fuse_with_their_producer(device: str, dtype: str) -> None:
+    """argmax/argmin of a computed value are one fused reduction of (value, index) pairs
+    (packed into an int64) on every device: one kernel (plan), the first of equal values and the
+    first NaN win, -0.0 equals 0.0, as in NumPy; a long axis (split reductions) too."""
+    for shape, seed in (((67, 301), 0), ((100_003,), 1), ((3, 40_000), 2)):
+        h = _arg_data(dtype, shape, seed)
+        x = xp.asarray(h, device=device)
+        pending = xp.logical_not(xp.logical_not(x)) if dtype == "bool" else x * 1
+        for name in ("argmax", "argmin"):
+            for axis in (None, *range(len(shape))):
+                got = getattr(xp, name)(pending, axis=axis)
+                want = getattr(np, name)(h, axis=axis)
+                # one kernel (a GPU's split reduction: the two kernels of one plan)
+                text = str(xp.explain(got))
+                kernels = text.count("stored because")
+                assert kernels == 1 or kernels == text.count("(g_split)") == 2, text
+                np.testing.assert_array_equal(np.asarray(got), want,
+                                              err_msg=f"{name} axis={axis} {shape}")
+
+
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
 def test_argmax_argmin_errors(device: str, name: str) -> None:
     fn = getattr(xp, name)

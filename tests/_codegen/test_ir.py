@@ -266,6 +266,10 @@ def test_verifier_rejects_bad_where_and_accumulators() -> None:
         verify(_kernel(in_loop, [(F32, True)]))
     with pytest.raises(VerifyError, match="ACC"):
         verify(_kernel(base + [Instr(Op.ACC_RESULT, F32, (2,))], [(F32, True)]))
+    verify(_kernel(base + [Instr(Op.BITCAST, np.dtype(np.int32), (2,))], [(F32, True)]))
+    for wrong in (np.int64, np.uint32, np.float32):
+        with pytest.raises(VerifyError, match="BITCAST"):
+            verify(_kernel(base + [Instr(Op.BITCAST, np.dtype(wrong), (2,))], [(F32, True)]))
 
 
 def test_verifier_checks_work_item_ops() -> None:

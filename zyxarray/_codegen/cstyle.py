@@ -106,6 +106,10 @@ _FLOAT_HELPERS = {
   r.u = (pa.u & m) | (pb.u & ~m);
   return r.f;
 }}""",
+    "bits": """static inline {I} zx_bits_{S}({T} a) {{
+  union {{ {T} f; {I} i; }} u = {{a}};
+  return u.i;
+}}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
@@ -293,7 +297,8 @@ class CStyleRenderer:
                                              SIGNED=int(d.kind == "i"))
         elif d.kind == "f":
             bits = self.types["uint32" if d == np.float32 else "uint64"]
-            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F=self.fsuffix(d), U=bits,
+            signed = self.types["int32" if d == np.float32 else "int64"]
+            text = _FLOAT_HELPERS[kind].format(T=t, S=s, F=self.fsuffix(d), U=bits, I=signed,
                                                LOG1P=self.math("log1p", d),
                                                EXP=self.math("exp", d))
         else:
@@ -454,6 +459,8 @@ class CStyleRenderer:
             return f"(fabs{f}({a[0]}) <= {big})"
         if op is Op.SIGNBIT:
             return f"(signbit({a[0]}) != 0)"
+        if op is Op.BITCAST:
+            return f"{self.helper('bits', src)}({a[0]})"
         if op in (Op.REAL, Op.IMAG, Op.CONJ):
             return f"{self.cmath(op.value.lower(), src)}({a[0]})"
         if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):

@@ -62,6 +62,7 @@ class Op(str, enum.Enum):
     ACC_RESULT = "ACC_RESULT"  # srcs (acc,): all lanes combined, after the update loops
     # conversions
     CAST = "CAST"
+    BITCAST = "BITCAST"       # the bits of a float as the signed integer of its width
     # unary
     NEG = "NEG"
     NOT = "NOT"               # logical not on bool, bitwise invert on integers
@@ -133,7 +134,7 @@ UNARY = frozenset({Op.NEG, Op.NOT, Op.ABS, Op.SQRT, Op.EXP, Op.EXPM1, Op.LOG, Op
                    Op.LOG10, Op.SIN, Op.COS, Op.TAN, Op.ASIN, Op.ACOS, Op.ATAN, Op.SINH,
                    Op.COSH, Op.TANH, Op.ASINH, Op.ACOSH, Op.ATANH, Op.FLOOR, Op.CEIL, Op.TRUNC,
                    Op.ROUND, Op.SIGN, Op.ISNAN, Op.ISINF, Op.ISFINITE, Op.SIGNBIT, Op.REAL,
-                   Op.IMAG, Op.CONJ})
+                   Op.IMAG, Op.CONJ, Op.BITCAST})
 BINARY = frozenset({Op.ADD, Op.SUB, Op.MUL, Op.DIV, Op.IDIV, Op.MOD, Op.POW, Op.MAX, Op.MIN,
                     Op.ATAN2, Op.HYPOT, Op.COPYSIGN, Op.NEXTAFTER, Op.LOGADDEXP, Op.CMPLT,
                     Op.CMPLE, Op.CMPEQ, Op.CMPNE, Op.AND, Op.OR, Op.XOR, Op.SHL, Op.SHR,
@@ -291,6 +292,11 @@ def verify(kernel: Kernel) -> None:
         elif x.op in (Op.ACC_GET, Op.ACC_RESULT):
             if ins[x.srcs[0]].op is not Op.ACC:
                 fail(i, "ACC_GET/ACC_RESULT need an ACC")
+        elif x.op is Op.BITCAST:
+            src = ins[x.srcs[0]].dtype
+            if src is None or src.kind != "f" or x.dtype is None or x.dtype.kind != "i" or \
+                    x.dtype.itemsize != src.itemsize:
+                fail(i, "BITCAST takes float32/float64 to the signed integer of its width")
         elif x.op in BINARY and x.op not in (Op.SHL, Op.SHR, Op.COMPLEX):
             a, b = (ins[s].dtype for s in x.srcs)
             if a != b:

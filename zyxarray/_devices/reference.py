@@ -247,6 +247,8 @@ class Interpreter:
                 return _shift(a[0], a[1], op == "SHL")
             if op == "COMPLEX":
                 return _complex(a[0], a[1], dtype)
+            if op == "BITCAST":
+                return np.ascontiguousarray(a[0]).view(dtype)
             if op in _UNARY:
                 out = _UNARY[op](a[0])
             else:
