@@ -232,6 +232,36 @@ def test_cumulative_dtype_and_shapes(device: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_scans_are_kernels_fused_with_their_producer(device: str, name: str) -> None:
+    """A scan is one generated kernel that computes its input inline, on every device and
+    along any axis: rows longer than a GPU's work-group (several tiles), a strided axis
+    (one work item per line), a middle axis, one long line; a reduction that the scanned
+    value reads, and a kernel that reads the scan, are kernels of their own."""
+    fn, np_fn = getattr(xp, name), getattr(np, name)
+    rng = np.random.default_rng(7)
+    mul = name == "cumulative_prod"
+    for shape, axis in (((3, 1000), 1), ((700, 5), 0), ((6, 50, 7), 1), ((3000,), 0)):
+        h = rng.uniform(0.99, 1.01, shape) if mul else rng.standard_normal(shape)
+        hi = rng.integers(-3, 4, shape).astype(np.int32)
+        for data in (h.astype(np.float32), hi):
+            x = xp.asarray(data, device=device)
+            got = fn(x * 2 - 1, axis=axis)
+            text = str(xp.explain(got))
+            assert text.count("stored because") == 1 and "library" not in text, text
+            want = np_fn(data * 2 - 1, axis=axis)
+            if data.dtype.kind == "i":
+                np.testing.assert_array_equal(np.asarray(got), want)
+            else:
+                assert_close(got, want, rtol=2e-4, atol=2e-3)
+    h = rng.standard_normal((40, 300)).astype(np.float32)
+    x = xp.asarray(h, device=device)
+    centered = fn(x - xp.mean(x, axis=1, keepdims=True), axis=1)
+    assert_close(xp.flip(centered, axis=1) + 1,
+                 np.flip(np_fn(h - h.mean(axis=1, keepdims=True), axis=1), axis=1) + 1,
+                 rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
 def test_cumulative_errors(device: str, name: str) -> None:
     fn = getattr(xp, name)
     x = xp.asarray(np.ones((2, 3)), device=device)

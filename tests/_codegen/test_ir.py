@@ -292,6 +292,38 @@ def test_verifier_checks_work_item_ops() -> None:
                         Instr(Op.END, None, (4,))]
     with pytest.raises(VerifyError, match="top level"):
         verify(_kernel(inside_if, [(F64, True)]))
+    # a loop whose bounds are the same for the whole group may hold group ops (a scan's
+    # tiles); one whose bounds depend on the work item may not
+    local = [Instr(Op.SPECIAL, INDEX, (), "local_id"), Instr(Op.CONST, INDEX, (), 8)]
+    for start, ok in ((1, True), (4, False)):
+        loop = base + local + [Instr(Op.RANGE, INDEX, (start, 5), "reduce"),
+                               Instr(Op.GROUP_SCAN, F64, (2,), ("ADD", 64)),
+                               Instr(Op.GROUP_REDUCE, F64, (2,), ("ADD", 64, 1)),
+                               Instr(Op.END, None, (6,))]
+        if ok:
+            verify(_kernel(loop, [(F64, True)]))
+        else:
+            with pytest.raises(VerifyError, match="every work item"):
+                verify(_kernel(loop, [(F64, True)]))
+
+
+def test_verifier_checks_running_accumulators() -> None:
+    """ACC_SCAN (a scan's running value) sits in the loop directly inside its ACC."""
+    base = [Instr(Op.BUF, F64, (), (0, "float64", True)),
+            Instr(Op.CONST, INDEX, (), 0),
+            Instr(Op.CONST, INDEX, (), 4),
+            Instr(Op.CONST, F64, (), 1.0),
+            Instr(Op.ACC, F64, (), ("ADD", 1))]
+    one = [Instr(Op.RANGE, INDEX, (1, 2), "reduce"), Instr(Op.ACC_SCAN, F64, (4, 1, 3)),
+           Instr(Op.STORE, None, (0, 5, 6)), Instr(Op.END, None, (5,))]
+    verify(_kernel(base + one, [(F64, True)]))
+    two = [Instr(Op.RANGE, INDEX, (1, 2), "reduce"), Instr(Op.RANGE, INDEX, (1, 2), "inner"),
+           Instr(Op.ACC_SCAN, F64, (4, 1, 3)), Instr(Op.END, None, (6,)),
+           Instr(Op.END, None, (5,))]
+    with pytest.raises(VerifyError, match="ACC_SCAN"):
+        verify(_kernel(base + two, [(F64, True)]))
+    with pytest.raises(VerifyError, match="ACC_SCAN"):
+        verify(_kernel(base + [Instr(Op.ACC_SCAN, F64, (4, 1, 3))], [(F64, True)]))
 
 
 def test_builder_merges_common_subexpressions_within_scope() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op, identity
+from .._devices import library
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
@@ -317,10 +318,36 @@ def _cumulative(name: str, x: Array, axis: Any, dtype: Any, include_initial: boo
     from ._manipulation_functions import normalize_axis
     ax = normalize_axis(name, axis, x.ndim)
     acc = _accumulator(x, dtype, name)
-    shape = tuple(s + (1 if i == ax and include_initial else 0) for i, s in enumerate(x.shape))
-    node = g.library(name, (g.cast(x._node, acc.np),),
-                     {"axis": ax, "include_initial": bool(include_initial)}, acc.np, shape)
-    return Array._new(node)
+    src = g.cast(x._node, acc.np)
+    n = x.shape[ax]
+    info = x.device.info
+    if info.style == "threads" and library.on_device(info.kind, name) is not None and \
+            x.size // max(n, 1) < SCAN_LIBRARY_ROWS and n >= SCAN_LIBRARY_LENGTH:
+        # a few long scans: the device library's multi-block scan spreads one scan over
+        # the whole device; a generated scan runs each on one work-group
+        shape = tuple(s + (1 if i == ax and include_initial else 0)
+                      for i, s in enumerate(x.shape))
+        return Array._new(g.library(name, (src,), {"axis": ax,
+                                                   "include_initial": bool(include_initial)},
+                                    acc.np, shape))
+    if include_initial:
+        # scanning the identity, then the values, gives the identity, then the running values
+        widths = tuple((1, 0) if i == ax else (0, 0) for i in range(x.ndim))
+        src = g.pad(src, widths)            # (zero outside the values)
+        if name == "cumulative_prod":
+            inside = g.pad(g.broadcast(g.const(True, np.bool_, x.device), x.shape), widths)
+            src = g.alu(Op.WHERE, inside, src,
+                        g.broadcast(g.const(1, acc.np, x.device), src.shape))
+        n += 1
+    if n <= 1 or math.prod(src.shape) == 0:
+        return Array._new(src)
+    return Array._new(g.scan(src, Op.ADD if name == "cumulative_sum" else Op.MUL, ax))
+
+
+# On a GPU with a library scan, fewer scans than this, each at least this long, go to the
+# library (a generated scan takes one work-group per scanned line).
+SCAN_LIBRARY_ROWS = 64
+SCAN_LIBRARY_LENGTH = 1 << 16
 
 
 def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None,

@@ -539,6 +539,23 @@ class CStyleRenderer:
         lines.append(f"const {t} {v} = {mem}[{local} % {stride}];")
         return lines
 
+    def group_scan(self, v: str, x: Instr, value: str, local: str) -> list[str]:
+        """Inclusive scan of ``value`` over the work-group in local-id order, through
+        work-group memory (Hillis-Steele: log2(size) steps)."""
+        combine, size = x.arg
+        t = self.ctype(x.dtype)  # type: ignore[arg-type]
+        mem = f"zx_shared_{v}"
+        self._shared.append(self.shared_array(t, mem, size))
+        fake = Instr(Op.ACC, x.dtype, (), (combine, 1))
+        return [f"{mem}[{local}] = {value};", self.barrier(),
+                f"for (int s = 1; s < {size}; s <<= 1) {{",
+                f"  {t} o = {mem}[{local}];",
+                f"  if ({local} >= s) o = {self._combine(fake, f'{mem}[{local} - s]', 'o')};",
+                f"  {self.barrier()}",
+                f"  {mem}[{local}] = o;",
+                f"  {self.barrier()}", "}",
+                f"const {t} {v} = {mem}[{local}];"]
+
     # -- the walk -----------------------------------------------------------------------------
     def render(self, kernel: Kernel) -> str:
         """The whole source text of ``kernel``."""
@@ -595,9 +612,14 @@ class CStyleRenderer:
                 emit(f"const {index_t} {v} = ({index_t}){self.special(x.arg)};")
                 if x.arg == "local_id":
                     local = v
-            elif op is Op.GROUP_REDUCE:
-                for line in self.group_reduce(v, x, a[0], local):
+            elif op is Op.GROUP_REDUCE or op is Op.GROUP_SCAN:
+                render = self.group_reduce if op is Op.GROUP_REDUCE else self.group_scan
+                for line in render(v, x, a[0], local):
                     emit(line)
+                if depth > 1:
+                    # in a loop, the next pass rewrites the work-group memory that items
+                    # may still be reading
+                    emit(self.barrier())
             elif op is Op.END:
                 depth -= 1
                 emit("}")
@@ -627,6 +649,15 @@ class CStyleRenderer:
                 t = self.ctype(acc.dtype)  # type: ignore[arg-type]
                 emit(f"{{ const {t} c = {a[0]}[{a[1]}]; "
                      f"{a[0]}[{a[1]}] = {self._combine(acc, 'c', a[2])}; }}")
+            elif op is Op.ACC_SCAN:
+                acc = ins[x.srcs[0]]
+                t = self.ctype(acc.dtype)  # type: ignore[arg-type]
+                combined = self._combine(acc, "c", a[2])
+                if x.dtype == F16:      # (a running float16 value rounds at each step)
+                    self.half()
+                    combined = f"zx_rh({combined})"
+                emit(f"{{ const {t} c = {a[0]}[{a[1]}]; {a[0]}[{a[1]}] = {combined}; }}")
+                emit(f"const {t} {v} = {a[0]}[{a[1]}];")
             elif op is Op.ACC_GET:
                 emit(f"const {self.ctype(x.dtype)} {v} = {a[0]}[{a[1]}];")  # type: ignore
             elif op is Op.ACC_RESULT:

@@ -52,6 +52,10 @@ class Op(str, enum.Enum):
     #                           the combine of ``value`` over the work items of the group whose
     #                           local ids agree modulo ``stride``; every work item of the group
     #                           must reach it (it synchronizes them)
+    GROUP_SCAN = "GROUP_SCAN"  # srcs (value,); arg (combine op, group size): the combine of
+    #                           ``value`` over the work items whose local id is at most this
+    #                           one's (an inclusive scan in local-id order); every work item
+    #                           must reach it
     # memory
     LOAD = "LOAD"             # srcs (buf, index[, valid]): zero where valid is false
     STORE = "STORE"           # srcs (buf, index, value)
@@ -60,6 +64,8 @@ class Op(str, enum.Enum):
     ACC_UPDATE = "ACC_UPDATE"  # srcs (acc, lane, value): acc[lane] = op(acc[lane], value)
     ACC_GET = "ACC_GET"       # srcs (acc, lane): one lane, after the update loops
     ACC_RESULT = "ACC_RESULT"  # srcs (acc,): all lanes combined, after the update loops
+    ACC_SCAN = "ACC_SCAN"     # srcs (acc, lane, value): ACC_UPDATE that also gives the new
+    #                           acc[lane] (a running value); in the loop directly inside its ACC
     # conversions
     CAST = "CAST"
     BITCAST = "BITCAST"       # the bits of a float as the signed integer of its width
@@ -153,7 +159,9 @@ COMMUTATIVE = frozenset({Op.ADD, Op.MUL, Op.MAX, Op.MIN, Op.CMPEQ, Op.CMPNE, Op.
                          Op.XOR, Op.HYPOT, Op.LOGADDEXP})
 #: instructions with effects or scope: never merged by common-subexpression elimination
 EFFECTS = frozenset({Op.RANGE, Op.END, Op.IF, Op.STORE, Op.ACC, Op.ACC_UPDATE, Op.ACC_GET,
-                     Op.ACC_RESULT, Op.GROUP_REDUCE})
+                     Op.ACC_RESULT, Op.ACC_SCAN, Op.GROUP_REDUCE, Op.GROUP_SCAN})
+#: group ops: every work item of the group must reach them (they synchronize the group)
+GROUP_OPS = frozenset({Op.GROUP_REDUCE, Op.GROUP_SCAN})
 SCOPES = frozenset({Op.RANGE, Op.IF})
 SPECIALS = ("group_id", "local_id")
 RANGE_KINDS = ("global", "inner", "reduce", "lane")
@@ -240,7 +248,13 @@ def verify(kernel: Kernel) -> None:
     def fail(i: int, why: str) -> None:
         raise VerifyError(f"{kernel.name}: instruction {i} ({ins[i]!r}): {why}\n{kernel}")
 
+    # values that may differ between the work items of a group (thread-style kernels)
+    varying: set[int] = set()
     for i, x in enumerate(ins):
+        if (x.op is Op.SPECIAL and x.arg == "local_id") or any(s in varying for s in x.srcs) \
+                or x.op in (Op.ACC_GET, Op.ACC_RESULT, Op.ACC_SCAN, Op.GROUP_SCAN) \
+                or (x.op is Op.GROUP_REDUCE and x.arg[2] > 1):
+            varying.add(i)
         for s in x.srcs:
             if not 0 <= s < i:
                 fail(i, f"source {s} is not an earlier instruction")
@@ -257,13 +271,17 @@ def verify(kernel: Kernel) -> None:
         elif x.op is Op.SPECIAL:
             if x.arg not in SPECIALS or x.dtype != INDEX:
                 fail(i, f"SPECIAL must be one of {SPECIALS}, int64")
-        elif x.op is Op.GROUP_REDUCE:
-            op, size, stride = x.arg
+        elif x.op in GROUP_OPS:
+            op, size, stride = x.arg if x.op is Op.GROUP_REDUCE else (*x.arg, 1)
             if op not in REDUCE_OPS or size & (size - 1) or stride & (stride - 1) or \
                     not 0 < stride <= size:
-                fail(i, "GROUP_REDUCE needs a reduce op and power-of-two size >= stride")
-            if len(open_ranges) != 1 or ins[x.srcs[0]].dtype != x.dtype:
-                fail(i, "GROUP_REDUCE must be at the top level (every work item reaches it)")
+                fail(i, f"{x.op.value} needs a reduce op and power-of-two size >= stride")
+            if ins[x.srcs[0]].dtype != x.dtype:
+                fail(i, f"{x.op.value} gives its operand's dtype")
+            if any(ins[r].op is not Op.RANGE or any(s in varying for s in ins[r].srcs)
+                   for r in open_ranges[1:]):
+                fail(i, f"{x.op.value} must be reached by every work item: at the top level "
+                        f"or in loops whose bounds are the same for the whole group")
         elif x.op is Op.END:
             if len(open_ranges) == 1 or x.srcs != (open_ranges[-1],):
                 fail(i, "END does not close the innermost open RANGE or IF")
@@ -292,6 +310,12 @@ def verify(kernel: Kernel) -> None:
         elif x.op in (Op.ACC_GET, Op.ACC_RESULT):
             if ins[x.srcs[0]].op is not Op.ACC:
                 fail(i, "ACC_GET/ACC_RESULT need an ACC")
+        elif x.op is Op.ACC_SCAN:
+            acc = x.srcs[0]
+            if ins[acc].op is not Op.ACC or len(open_ranges) != acc_depth[acc] + 1:
+                fail(i, "ACC_SCAN must be in the loop directly inside its ACC's scope")
+            if ins[x.srcs[2]].dtype != ins[acc].dtype or x.dtype != ins[acc].dtype:
+                fail(i, "ACC_SCAN value dtype differs from the accumulator's")
         elif x.op is Op.BITCAST:
             src = ins[x.srcs[0]].dtype
             if src is None or src.kind != "f" or x.dtype is None or x.dtype.kind != "i" or \

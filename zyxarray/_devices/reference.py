@@ -194,6 +194,23 @@ class Interpreter:
                     (1,) * j + (extents[j],)))[m] for j in range(d)) + (full(a[1])[m],)
                 with np.errstate(all="ignore"):
                     ufunc.at(acc, index, full(a[2])[m])
+            elif op == "ACC_SCAN":
+                # the running value along the one loop inside the accumulator's scope: the
+                # accumulator, then each iteration's value, combined in order
+                acc = vals[x.srcs[0]]
+                d = acc_depth[x.srcs[0]]
+                combine = ins[x.srcs[0]].arg[0]
+                ufunc = (_BOOL_REDUCE.get(combine) if acc.dtype == np.bool_ else None) or \
+                    _REDUCE[combine]
+                lane = int(np.asarray(a[1]).reshape(-1)[0])
+                m = full(masks[-1])
+                ident = np.asarray(_identity(combine, x.dtype), x.dtype)
+                v = np.where(m, full(a[2]).astype(x.dtype, copy=False), ident)
+                start = acc[..., lane].astype(x.dtype)[..., None]
+                with np.errstate(all="ignore"):
+                    run = ufunc.accumulate(np.concatenate([start, v], axis=d), axis=d)[..., 1:]
+                acc[..., lane] = run[..., -1] if run.shape[-1] else acc[..., lane]
+                vals[i] = run
             elif op == "ACC_GET":
                 acc = vals[x.srcs[0]]
                 d = acc_depth[x.srcs[0]]

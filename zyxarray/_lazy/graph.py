@@ -113,7 +113,7 @@ class Node:
 
 
 # -- structure keys --------------------------------------------------------------------------
-# ALU, CAST, VIEW and REDUCE nodes carry a key of their graph's structure, computed as they
+# ALU, CAST, VIEW, REDUCE and SCAN nodes carry a key of their graph's structure, computed as they
 # are built (the way PyTorch's lazy tensors hash their IR): equal keys mean the same
 # operations on the same pattern of leaves (BUFFER, CONST and IOTA nodes: kind, dtype, shape
 # and device, not their data or values). ``leaves`` lists the node's distinct leaves in
@@ -121,7 +121,7 @@ class Node:
 # without walking the graph: a long chain of operators costs its realization O(leaves), not
 # O(nodes). LIBRARY, SETITEM and COPY nodes have no key; graphs with them are walked.
 # Keys are never reused: the table that interns them is cleared, the counter is not.
-_KEYED = frozenset(("ALU", "CAST", "VIEW", "REDUCE"))
+_KEYED = frozenset(("ALU", "CAST", "VIEW", "REDUCE", "SCAN"))
 MAX_KEYED_LEAVES = 16
 MAX_KEYS = 100_000
 _keys: dict[tuple, int] = {}
@@ -396,6 +396,12 @@ def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
     axes = tuple(sorted(set(axes)))
     shape = tuple([1 if i in axes else s for i, s in enumerate(node.shape)])
     return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
+
+
+def scan(node: Node, op: Op, axis: int) -> Node:
+    """The running combine (``op``: ADD or MUL) of ``node`` along ``axis``, inclusive: a
+    cumulative sum or product, of ``node``'s shape and dtype."""
+    return Node("SCAN", (node,), (op, axis), node.dtype, node.shape, node.device)
 
 
 def setitem(base: Node, value: Node, region: ShapeTracker) -> Node:

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op
+from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op, identity
 from .._devices.base import DeviceInfo
 from .schedule import Expr, KernelPlan
 from .view import View
@@ -204,8 +204,15 @@ def _levels(plan: KernelPlan) -> dict[int, int]:
     return level
 
 
+def is_scan(plan: KernelPlan) -> bool:
+    """True for a scan kernel (its root is a SCAN; its one reduced axis is the scanned one)."""
+    return plan.exprs[plan.root].kind == "SCAN"
+
+
 def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
               cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
+    if is_scan(plan) and red:
+        return _scan_strategy(plan, outer, cats, info)
     if info.style == "threads":
         return _thread_strategy(plan, outer, red, cats, info)
     if not red:
@@ -221,6 +228,18 @@ def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
     if k and any(c[k - 1] == "1" for c in loads):
         return "column", COLUMN_BLOCK
     return "row", lanes
+
+
+def _scan_strategy(plan: KernelPlan, outer: tuple[int, ...], cats: list[tuple[str, ...]],
+                   info: DeviceInfo) -> tuple[str, int]:
+    if info.style != "threads":
+        return "scan", 1
+    size = 1 << (min(GROUP, max(info.max_work_group, 1)).bit_length() - 1)
+    loads = cats[:len(plan.loads)]
+    k = len(outer)
+    if k and any(c[k - 1] == "1" for c in loads) and not any(c[-1] == "1" for c in loads):
+        return "g_scan_serial", size
+    return "g_scan", size
 
 
 def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
@@ -334,8 +353,10 @@ def _strategy_args(c: Canonical) -> list[int]:
         return [math.ceil(outer / (c.lanes * ITEM_POINTS))]
     if c.strategy == "g_serial":
         return [math.ceil(outer / c.lanes)]
-    if c.strategy == "g_row":
+    if c.strategy in ("g_row", "g_scan"):
         return [outer]
+    if c.strategy == "g_scan_serial":
+        return [math.ceil(outer / c.lanes)]
     if c.strategy == "g_column":
         blocks = math.ceil(c.outer[-1] / COLUMN_WIDTH)
         return [blocks * math.prod(c.outer[:-1]), blocks]
@@ -489,6 +510,8 @@ class _Lowerer:
         if e.kind == "VALID":
             _, valid = self.index(len(self.plan.loads) + e.arg, env)
             return b.const(True, BOOL) if valid is None else valid
+        if e.kind == "SCAN":
+            return self.reduce_values[i]
         if e.kind == "REDUCE":
             if not self.c.red:
                 # every reduced axis has size 1: the reduction is the element itself
@@ -763,7 +786,69 @@ class _Lowerer:
         b.end(g)
 
 
+    def _lower_scan(self) -> None:
+        """A scan on a loop-style device: each kept point (in parallel) runs along the
+        scanned axis, storing the running value at every point."""
+        b = self.b
+        g, env = self._outer_loop()
+        root = self.plan.root
+        e = self.plan.exprs[root]
+        acc = b.acc(e.arg, e.dtype, 1)
+        r = b.range(b.const(0), self.red_sizes[0], "reduce")
+        value = self.value(e.srcs[0], env + [r])
+        self.reduce_values[root] = b.emit(Op.ACC_SCAN, e.dtype, (acc, b.const(0), value))
+        self._store(env + [r])
+        b.end(r)
+        b.end(g)
+
     # -- thread-style strategies ------------------------------------------------------------
+    def _lower_g_scan(self) -> None:
+        """A scan with a work-group per kept point: the group takes the scanned axis a tile
+        of ``lanes`` points at a time (coalesced), scans the tile across its items
+        (``GROUP_SCAN``) and adds the carry from the tiles before it."""
+        b = self.b
+        group, local = self._work_item()
+        env = self.unravel(group, self.outer_sizes)
+        root = self.plan.root
+        e = self.plan.exprs[root]
+        op, size = e.arg, self.c.lanes
+        n = self.red_sizes[0]
+        zero = b.const(0)
+        carry = b.acc(op, e.dtype, 1)
+        t = b.range(zero, n, "reduce", b.const(size))
+        i = b.idx(Op.ADD, t, local)
+        inside = b.alu(Op.CMPLT, i, n)
+        clamped = b.emit(Op.MIN, INDEX, (i, b.idx(Op.SUB, n, b.const(1))))
+        value = b.alu(Op.WHERE, inside, self.value(e.srcs[0], env + [clamped]),
+                      b.const(identity(op, e.dtype), e.dtype))
+        running = b.emit(Op.GROUP_SCAN, e.dtype, (value,), (op.value, size))
+        total = b.emit(Op.GROUP_REDUCE, e.dtype, (value,), (op.value, size, 1))
+        before = b.emit(Op.ACC_GET, e.dtype, (carry, zero))
+        self.reduce_values[root] = b.alu(op, before, running)
+        guard = b.if_(inside)
+        self._store(env + [i])
+        b.end(guard)
+        b.acc_update(carry, zero, total)
+        b.end(t)
+
+    def _lower_g_scan_serial(self) -> None:
+        """A scan along a strided axis: one work item per kept point (neighbouring items
+        read neighbouring memory), each running along the scanned axis."""
+        b = self.b
+        group, local = self._work_item()
+        gid = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
+        guard = b.if_(b.alu(Op.CMPLT, gid, self._product(self.outer_sizes)))
+        env = self.unravel(gid, self.outer_sizes)
+        root = self.plan.root
+        e = self.plan.exprs[root]
+        acc = b.acc(e.arg, e.dtype, 1)
+        r = b.range(b.const(0), self.red_sizes[0], "reduce")
+        value = self.value(e.srcs[0], env + [r])
+        self.reduce_values[root] = b.emit(Op.ACC_SCAN, e.dtype, (acc, b.const(0), value))
+        self._store(env + [r])
+        b.end(r)
+        b.end(guard)
+
     def _work_item(self) -> tuple[int, int]:
         b = self.b
         return b.emit(Op.SPECIAL, INDEX, (), "group_id"), b.emit(Op.SPECIAL, INDEX, (), "local_id")

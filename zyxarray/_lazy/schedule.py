@@ -31,10 +31,10 @@ from .view import ShapeTracker, View, at_offset, compose, contiguous_strides
 class Expr(NamedTuple):
     """One node of a kernel's expression DAG (a named tuple: cheap to build and hash)."""
 
-    kind: str                # LOAD, IOTA, VALID, CONST, ALU, CAST, REDUCE
+    kind: str                # LOAD, IOTA, VALID, CONST, ALU, CAST, REDUCE, SCAN
     dtype: np.dtype
     srcs: tuple[int, ...] = ()
-    arg: Any = None          # LOAD/IOTA/VALID: slot; CONST: (slot, dtype); ALU, REDUCE: Op
+    arg: Any = None          # LOAD/IOTA/VALID: slot; CONST: (slot, dtype); ALU, REDUCE, SCAN: Op
     # (VALID: true where an iota slot's ShapeTracker is inside its masks)
 
 
@@ -258,9 +258,19 @@ class _Builder:
                                           f"operations per read")
                     self.stored += cost - 1
             return out
+        if node.op == "SCAN":
+            if node is self.root and plan.axes == (node.arg[1],) and plan.out_view is None:
+                # (the plan's domain and axis are the scan's own)
+                inner = self.walk(node.srcs[0], (View.contiguous(plan.domain),))
+                return self.add(Expr("SCAN", node.dtype, (inner,), node.arg[0]))
+            self.separately(node, "a scan (computed by a kernel of its own)")
+            return self.load(node, st)
         if node.op == "REDUCE":
             op, axes = node.arg
             src = node.srcs[0]
+            if self.root.op == "SCAN":
+                self.separately(node, "a reduction read by a scan")
+                return self.load(node, st)
             if not plan.axes and plan.full and not plan.domain_fixed:
                 # the first reduction decides the domain
                 if _reads_whole(st, plan.domain, node.shape):
@@ -303,6 +313,9 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
     root = node if root is None else root
     if root.op == "REDUCE" and id(root) not in materialize - {id(node)}:
         domain, axes, full = root.srcs[0].shape, root.arg[1], False
+    elif root.op == "SCAN":
+        # a scan kernel: the scanned axis is the one "reduced" axis, every point is stored
+        domain, axes, full = root.shape, (root.arg[1],), True
     else:
         domain, axes, full = root.shape, (), True
     if out_view is not None:
@@ -310,7 +323,7 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
     while True:
         plan = KernelPlan(node, tuple(domain), tuple(axes), full, out_view=out_view,
                           into=out_view is not None,
-                          domain_fixed=root.op == "REDUCE" or out_view is not None)
+                          domain_fixed=root.op in ("REDUCE", "SCAN") or out_view is not None)
         b = _Builder(plan, materialize, root)
         try:
             start = plan.out_st if out_view is None else (View.contiguous(domain),)
