@@ -322,7 +322,7 @@ def _cumulative(name: str, x: Array, axis: Any, dtype: Any, include_initial: boo
     n = x.shape[ax]
     info = x.device.info
     if info.style == "threads" and library.on_device(info.kind, name) is not None and \
-            x.size // max(n, 1) < SCAN_LIBRARY_ROWS and n >= SCAN_LIBRARY_LENGTH:
+            n >= SCAN_LIBRARY_LENGTH and x.size // n < SCAN_LIBRARY_ROWS:
         # a few long scans: the device library's multi-block scan spreads one scan over
         # the whole device; a generated scan runs each on one work-group
         shape = tuple(s + (1 if i == ax and include_initial else 0)
