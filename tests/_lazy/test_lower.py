@@ -89,14 +89,32 @@ def test_thread_strategies_follow_the_layout() -> None:
         "g_row": xp.sum(x, axis=1),           # reduce the contiguous axis: a group per row
         "g_column": xp.sum(x, axis=0),        # keep the contiguous axis: groups of columns
         "g_serial": xp.sum(x[:, :5], axis=1),  # short reductions: one work item per output
+        "g_tile": x[:, :64] + x[:, :64].T,   # a transposed read: 32 x 32 squares
+        "g_scan": xp.cumulative_sum(x, axis=1),          # a work-group per line, in tiles
+        "g_scan_serial": xp.cumulative_sum(x, axis=0),   # strided lines: an item per line
     }
     for want, y in cases.items():
         strategy, ir = _thread_strategy(y)
         assert strategy == want
         ops = [ins.op.value for ins in ir.instrs]
         assert "SPECIAL" in ops and ("IF" in ops or "GROUP_REDUCE" in ops)
+        assert ("GROUP_SCAN" in ops) == (want == "g_scan")
         assert ir.meta["local_size"] == 256 and ir.meta["groups_arg"] < ir.n_ints, \
             "without launch bounds every group has 256 work items"
+
+
+def test_transposed_reads_tile(device: str) -> None:
+    """Elementwise kernels that read an operand transposed (g_tile on GPUs): edges of
+    partial tiles, a batch axis, shapes below a tile."""
+    rng = np.random.default_rng(3)
+    for shape in ((100, 70), (65, 65), (3, 40, 50), (31, 40)):
+        h = rng.standard_normal(shape).astype(np.float32)
+        x = xp.asarray(h, device=device)
+        t = xp.swapaxes(x, -1, -2)
+        want = np.swapaxes(h, -1, -2)
+        assert_close(t * 2 + 1, want * 2 + 1)
+        if shape[-1] == shape[-2]:
+            assert_close(x + t, h + want)
 
 
 def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:

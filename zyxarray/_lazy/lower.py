@@ -19,6 +19,8 @@ Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
 
 - ``g_elementwise``: each work item computes ``ITEM_POINTS`` output points, a group's
   points side by side (coalesced), so more loads are in flight per item;
+- ``g_tile``: elementwise where an operand is read transposed (``x + x.T``): a group per
+  32 x 32 square of the last two axes, so every read and write covers whole segments;
 - ``g_serial``: one work item per output point, looping over a short reduction;
 - ``g_row``: one work-group per output point; its work items stride over the reduction and
   combine their partial results in a tree (``GROUP_REDUCE``); fused stages run one after the
@@ -52,6 +54,7 @@ GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
 ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
+TILE = 32                 # ``g_tile``: the side of the square of output points a group computes
 COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with launch bounds
 THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
@@ -246,6 +249,11 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
                      cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
     size = 1 << (min(GROUP, max(info.max_work_group, 1)).bit_length() - 1)
     if not red:
+        loads = cats[:len(plan.loads)]
+        if len(outer) >= 2 and size == GROUP and outer[-1] >= TILE and outer[-2] >= TILE and \
+                any(c[-1] != "1" and c[-2] == "1" for c in loads):
+            # a load walks the output's rows in its columns (a transpose): square tiles
+            return "g_tile", size
         return "g_elementwise", size
     loads = cats[:len(plan.loads)]
     k = len(outer)
@@ -351,6 +359,10 @@ def _strategy_args(c: Canonical) -> list[int]:
     outer = math.prod(c.outer)
     if c.strategy == "g_elementwise":
         return [math.ceil(outer / (c.lanes * ITEM_POINTS))]
+    if c.strategy == "g_tile":
+        across = math.ceil(c.outer[-1] / TILE)
+        return [across * math.ceil(c.outer[-2] / TILE) * math.prod(c.outer[:-2]), across,
+                math.ceil(c.outer[-2] / TILE)]
     if c.strategy == "g_serial":
         return [math.ceil(outer / c.lanes)]
     if c.strategy in ("g_row", "g_scan"):
@@ -871,6 +883,32 @@ class _Lowerer:
         self._store(self.unravel(gid, self.outer_sizes))
         b.end(guard)
         b.end(point)
+
+    def _lower_g_tile(self) -> None:
+        """Elementwise, a work-group per TILE x TILE square of the last two axes: item
+        ``local`` takes column ``local % TILE`` of rows ``local // TILE + k * rows``. Both a
+        plain operand and a transposed one are read a whole 32-element segment per row
+        (``x + x.T``: with the points of a group in a line, the transposed operand's reads
+        touch a row per point)."""
+        b = self.b
+        group, local = self._work_item()
+        _, across, down = self.strategy_args
+        tile = b.const(TILE)
+        tc = self._nonneg(Op.MOD, group, across)
+        rest = self._nonneg(Op.IDIV, group, across)
+        tr = self._nonneg(Op.MOD, rest, down)
+        batch = self._nonneg(Op.IDIV, rest, down)
+        col = b.idx(Op.ADD, b.idx(Op.MUL, tc, tile), self._nonneg(Op.MOD, local, tile))
+        first = b.idx(Op.ADD, b.idx(Op.MUL, tr, tile), self._nonneg(Op.IDIV, local, tile))
+        env = self.unravel(batch, self.outer_sizes[:-2])
+        rows = self.c.lanes // TILE
+        inside = b.alu(Op.CMPLT, col, self.outer_sizes[-1])
+        k = b.range(b.const(0), b.const(TILE // rows), "inner")
+        row = b.idx(Op.ADD, first, b.idx(Op.MUL, k, b.const(rows)))
+        guard = b.if_(b.alu(Op.AND, inside, b.alu(Op.CMPLT, row, self.outer_sizes[-2])))
+        self._store(env + [row, col])
+        b.end(guard)
+        b.end(k)
 
     def _lower_g_serial(self) -> None:
         b = self.b
