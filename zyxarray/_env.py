@@ -31,8 +31,12 @@ MAX_DEPTH = "ZYXARRAY_MAX_DEPTH"
 #: optimizing builds take seconds per kernel).
 OPENCL_OPTIONS = "ZYXARRAY_OPENCL_OPTIONS"
 
+#: Set to ``1`` to measure the work-group size of each new GPU kernel structure (see
+#: ``_lazy/tune.py``; the choices are kept on disk and used by later processes either way).
+TUNE = "ZYXARRAY_TUNE"
+
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS)
+       OPENCL_OPTIONS, TUNE)
 
 
 def get(name: str, default: str | None = None) -> str | None:

@@ -99,8 +99,10 @@ def test_thread_strategies_follow_the_layout() -> None:
         ops = [ins.op.value for ins in ir.instrs]
         assert "SPECIAL" in ops and ("IF" in ops or "GROUP_REDUCE" in ops)
         assert ("GROUP_SCAN" in ops) == (want == "g_scan")
-        assert ir.meta["local_size"] == 256 and ir.meta["groups_arg"] < ir.n_ints, \
-            "without launch bounds every group has 256 work items"
+        # without launch bounds a group has 256 work items, a row's group about one per 8
+        # elements (512 here)
+        assert ir.meta["local_size"] == (64 if want == "g_row" else 256)
+        assert ir.meta["groups_arg"] < ir.n_ints
 
 
 def test_transposed_reads_tile(device: str) -> None:
@@ -125,7 +127,7 @@ def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:
     assert strategy == "g_row"
     reduces = [ins for ins in ir.instrs if ins.op.value == "GROUP_REDUCE"]
     assert [r.arg[0] for r in reduces] == ["MAX", "ADD"]
-    assert all(r.arg[1:] == (256, 1) for r in reduces)
+    assert all(r.arg[1:] == (64, 1) for r in reduces)     # (300 elements: 64 items)
 
 
 def test_softmax_computes_exp_once(device: str) -> None:

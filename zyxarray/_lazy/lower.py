@@ -43,6 +43,7 @@ import numpy as np
 
 from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op, identity
 from .._devices.base import DeviceInfo
+from . import tune
 from .schedule import Expr, KernelPlan
 from .view import View
 
@@ -55,6 +56,8 @@ COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
 ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
 TILE = 32                 # ``g_tile``: the side of the square of output points a group computes
+ROW_ITEM_ELEMS = 8        # ``g_row``: elements per work item the group size aims at
+ROW_GROUP_MIN = 64        # ``g_row``: the smallest group
 COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with launch bounds
 THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
@@ -84,16 +87,19 @@ def _category(stride: int) -> str:
 _parts_cache: dict[tuple, tuple] = {}
 
 
-def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
+def canonicalize(plan: KernelPlan, info: DeviceInfo, lanes: int | None = None) -> Canonical:
     """The plan in canonical form, with its key and argument values.
 
     Everything but the constants' values depends only on the plan's shapes, views and ops,
     so that part is memoized: a repeated computation costs a dictionary lookup here. Plans
     from the scheduler's memo share ``plan.memo``, which skips even building the signature.
+    ``lanes`` forces a work-group size (the tuner's candidates; not memoized).
     """
-    parts = plan.memo.get(info.name) if plan.memo is not None else None
+    parts = plan.memo.get(info.name) if plan.memo is not None and lanes is None else None
     sts = None
-    if parts is None:
+    if lanes is not None:
+        parts = _canonical_parts(plan, info, lanes)
+    elif parts is None:
         # views' offsets are only arguments: the signature leaves them out, so a loop over
         # rows (x[i] = f(x[i - 1])) canonicalizes once, and its offsets are put in below
         sts = [st for _, st in plan.loads] + list(plan.iotas)
@@ -126,7 +132,14 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo) -> Canonical:
     return c
 
 
-def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
+def forget(plan: KernelPlan, info: DeviceInfo) -> None:
+    """Drop the canonical forms memoized for ``plan`` on ``info`` (after a tuning choice)."""
+    if plan.memo is not None:
+        plan.memo.pop(info.name, None)
+    _parts_cache.clear()
+
+
+def _canonical_parts(plan: KernelPlan, info: DeviceInfo, forced: int | None = None) -> tuple:
     domain, axes = plan.domain, plan.axes
     order = [d for d in range(len(domain)) if d not in axes] + list(axes)
     n_outer = len(domain) - len(axes)
@@ -173,6 +186,11 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo) -> tuple:
                          + tuple(st[1:]))
     cats = [tuple(_category(s) for s in v[0].strides) for v in canon_sts]
     strategy, lanes = _strategy(plan, outer, red, cats, info)
+    if forced is not None:
+        lanes = forced
+    elif info.style == "threads":
+        tuned = tune.choice(info, _key(plan, info, outer, red, canon_sts, cats, strategy, 0))
+        lanes = lanes if tuned is None else tuned
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
     prefix, suffix, slots = _shape_arguments(c)
@@ -268,7 +286,11 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
         return "g_split", size
     if math.prod(red) <= SERIAL_MAX:
         return "g_serial", size
-    return "g_row", size
+    # about ROW_ITEM_ELEMS elements per work item: a short row in a big group leaves most of
+    # the group's time to the combine (H100, 65536 rows of 1024 float32: var at 2.58 TB/s
+    # with 128 items against 1.89 with 256)
+    want = 1 << max(math.ceil(math.prod(red) / ROW_ITEM_ELEMS) - 1, 1).bit_length()
+    return "g_row", max(min(want, size), min(ROW_GROUP_MIN, size))
 
 
 def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[int, ...],

@@ -24,9 +24,9 @@ from .._codegen import render
 from .._codegen.ir import Kernel
 from .._devices import library
 from .._devices.base import Device, Program, host_memory
-from . import graph
+from . import graph, tune
 from .graph import Node
-from .lower import Canonical, canonicalize, lower, phases, scratch
+from .lower import Canonical, canonicalize, forget, lower, phases, scratch
 from .schedule import KernelPlan, LibraryStep, schedule
 from .view import View, contiguous_strides
 
@@ -237,6 +237,15 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
         out.set_buffer(buf)
         return
     buffers = [node.buffer for node, _ in plan.loads] + [buf]
+    if c.info.style == "threads" and not plan.into and tune.enabled():
+        c = _tuned(c, plan, buffers)
+    _launch(c, buffers, buf)
+    out.set_buffer(buf)
+
+
+def _launch(c: Canonical, buffers: list[Any], buf: Any) -> None:
+    """Run the kernel(s) of ``c`` on ``buffers`` (the loads', then the output ``buf``)."""
+    device = c.plan.output.device
     for phase in range(phases(c)):
         prog = _program(c, phase)
         if phase == 0:
@@ -247,7 +256,38 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
                                  f"ints={c.ints} floats={c.floats}")
         buf.ready = prog(buffers, c.ints, c.floats)  # type: ignore[arg-type]
         stats["kernels"] += 1
-    out.set_buffer(buf)
+
+
+def _tuned(c: Canonical, plan: KernelPlan, buffers: list[Any]) -> Canonical:
+    """``c`` with its work-group size measured (``tune.py``): each candidate runs on this
+    plan's inputs into a scratch output, best of three timed rounds."""
+    device = plan.output.device
+    scratch_out = device.alloc(plan.output.nbytes)
+    trial = buffers[:-1] + [scratch_out]
+
+    def measure(cand: Canonical) -> float:
+        _launch(cand, list(trial), scratch_out)      # (compiles it; warms the caches)
+        device.synchronize()
+        t0 = time.perf_counter()
+        _launch(cand, list(trial), scratch_out)
+        device.synchronize()
+        rounds = tune.timer_rounds(time.perf_counter() - t0)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(rounds):
+                _launch(cand, list(trial), scratch_out)
+            device.synchronize()
+            best = min(best, (time.perf_counter() - t0) / rounds)
+        return best
+
+    def redo(lanes: int) -> Canonical:
+        return canonicalize(plan, c.info, lanes)
+
+    chosen = tune.tuned(c, measure, redo)
+    if chosen is not c:
+        forget(plan, c.info)     # (later runs of this structure canonicalize to the choice)
+    return chosen
 
 
 def host_element(node: Node, idx: tuple[int, ...] = ()) -> tuple[np.ndarray, int] | None:
