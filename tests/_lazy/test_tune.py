@@ -87,3 +87,28 @@ def test_tuning_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     assert tune.enabled()
     x = xp.asarray(np.ones(3))
     assert float(xp.sum(x)) == 3.0
+
+
+def test_each_candidate_runs_its_own_kernel(device: str, monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    """Every candidate is compiled with its group size (a kernel cached for the plan must
+    not stand in for another size), and the chosen one is what later runs launch."""
+    from zyxarray._lazy import realize
+    from zyxarray._lazy.lower import canonicalize
+    from zyxarray._lazy.schedule import schedule
+    info = registry.get(device).info
+    if info.style != "threads":
+        pytest.skip("only thread-style (GPU) kernels are tuned")
+    monkeypatch.setenv("ZYXARRAY_TUNE", "1")
+    monkeypatch.setenv("ZYXARRAY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(tune, "_tables", {})
+    h = np.random.default_rng(5).standard_normal((37, 999)).astype(np.float32)
+    x = xp.asarray(h, device=device)
+    before = realize.stats["compiles"]
+    got = np.asarray(xp.sum(xp.sin(x) * 3, axis=1))
+    np.testing.assert_allclose(got, (np.sin(h) * 3).sum(axis=1), rtol=1e-4, atol=1e-4)
+    assert realize.stats["compiles"] - before == len(tune.candidates("g_row", info))
+    (plan,) = schedule([xp.sum(xp.sin(x) * 3, axis=1)._node])
+    c = canonicalize(plan, info)
+    assert c.lanes == next(iter(tune._tables.values()))[tune.structure(c.key)]
+    assert realize._program(c).local_size == c.lanes

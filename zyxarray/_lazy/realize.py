@@ -113,7 +113,7 @@ def _name(c: Canonical) -> str:
 
 def _program(c: Canonical, phase: int = 0) -> Program:
     memo = c.plan.memo     # a memoized plan keeps its program: no hashing of the key again
-    slot = ("program", c.info.name, phase)
+    slot = ("program", c.info.name, phase, c.lanes)   # (lanes: the tuner's candidates)
     if memo is not None:
         prog = memo.get(slot)
         if prog is not None:
