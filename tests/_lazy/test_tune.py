@@ -53,6 +53,7 @@ def test_a_tuned_choice_is_measured_once_and_kept_for_later_processes(
     assert first["ok"] and first["strategy"] == "g_row"
     tried = [line for line in first["log"].splitlines() if "items/group" in line]
     sizes = tune.candidates("g_row", info)
+    # every candidate measured (or found too large for the kernel), then the choice
     assert len(tried) == len(sizes) + 1 and "chose" in tried[-1], first["log"]
     (table_file,) = (tmp_path / "tune").glob("*.json")
     table = json.loads(table_file.read_text())
@@ -107,7 +108,8 @@ def test_each_candidate_runs_its_own_kernel(device: str, monkeypatch: pytest.Mon
     before = realize.stats["compiles"]
     got = np.asarray(xp.sum(xp.sin(x) * 3, axis=1))
     np.testing.assert_allclose(got, (np.sin(h) * 3).sum(axis=1), rtol=1e-4, atol=1e-4)
-    assert realize.stats["compiles"] - before == len(tune.candidates("g_row", info))
+    assert realize.stats["compiles"] - before <= len(tune.candidates("g_row", info))
+    assert realize.stats["compiles"] - before >= 2
     (plan,) = schedule([xp.sum(xp.sin(x) * 3, axis=1)._node])
     c = canonicalize(plan, info)
     assert c.lanes == next(iter(tune._tables.values()))[tune.structure(c.key)]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import _debug, _env
+from .._errors import CompileError, DeviceError
 
 if TYPE_CHECKING:
     from .._devices.base import DeviceInfo
@@ -94,7 +95,13 @@ def tuned(c: Canonical, measure: Callable[[Canonical], float],
         best: tuple[float, int] | None = None
         for n in candidates(c.strategy, info):
             cand = c if n == c.lanes else redo(n)
-            t = measure(cand)
+            try:
+                t = measure(cand)
+            except (DeviceError, CompileError) as e:
+                # (a kernel may need more registers than a group that large leaves it)
+                _debug.log("tune", f"{info.name} {c.strategy} {digest}: {n} items/group "
+                                   f"cannot run: {str(e).splitlines()[0]}")
+                continue
             _debug.log("tune", f"{info.name} {c.strategy} {digest}: {n} items/group "
                                f"{1e6 * t:.1f} us")
             if best is None or t < best[0]:
