@@ -521,7 +521,9 @@ class _Template:
             self.moves = self.moves or bool(p.windows)
             self.steps.append((True, pos[id(p.output)], p.domain, p.axes, p.full,
                                tuple(p.exprs), p.root, tuple(loads), iotas,
-                               [pos[id(n)] for n in p.const_nodes],
+                               # (a constant the walk made itself, the zero outside a
+                               # padded expression, is not in the graph: kept as it is)
+                               [pos.get(id(n), n) for n in p.const_nodes],
                                [pos[id(n)] for n in p.fused] if keep_fused else [],
                                [pos[id(n)] for n in p.needs],
                                p.out_view, p.into, p.domain_fixed, memo, p.reason))
@@ -538,7 +540,7 @@ class _Template:
                 continue
             (_, o, domain, axes, full, exprs, root, loads, iotas, consts, fused, needs,
              out_view, into, domain_fixed, memo, reason) = step
-            const_nodes = [nodes[i] for i in consts]
+            const_nodes = [nodes[i] if type(i) is int else i for i in consts]
             if self.moves:
                 load_list = [(nodes[i], st) if w is None else
                              (nodes[w].srcs[0], _moved(st, window_start(nodes[w]) - start))
