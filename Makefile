@@ -17,7 +17,7 @@ help:
 	@echo "make clean      build outputs and tool caches (not the kernel cache)"
 
 install:
-	sh tests/install-system-deps.sh && $(PYTHON) -m pip install ".[test,opencl]"
+	sh tests/install-system-deps.sh && $(PYTHON) -m pip install ".[test,opencl,vulkan]"
 
 test:
 	$(PYTHON) -m pytest

@@ -38,6 +38,7 @@ settings.load_profile("zyxarray")
 
 _own_cache_dir: str | None = None
 _cuda_check: Any = None
+_spirv_check: Any = None
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -58,10 +59,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if nvcc is not None:
         _cuda_check = cuda_check.CudaCheck(nvcc)
         _cuda_check.install()
+    global _spirv_check
+    from tests import spirv_check
+    validator = spirv_check.enabled()
+    if validator is not None:
+        _spirv_check = spirv_check.SpirvCheck(validator)
+        _spirv_check.install()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Compile-check the CUDA rendering of every kernel the session built (see cuda_check)."""
+    """Compile-check the CUDA rendering and validate the SPIR-V rendering of every kernel
+    the session built (see cuda_check and spirv_check)."""
+    if _spirv_check is not None and _spirv_check.modules:
+        failures = _spirv_check.check()
+        session.config._zyx_spirv_report = (_spirv_check.summary(), failures)  # type: ignore
+        if failures:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if _cuda_check is None or not _cuda_check.sources:
         return
     failures = _cuda_check.check()
@@ -116,6 +129,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     counted = ", ".join(f"{n}: {c}" for n, c in compiles.items() if c is not None)
     terminalreporter.write_line(f"zyxarray: {stats.get('kernels', 0)} kernel launches; "
                                 f"compiler invocations: {counted or 'none'}")
+    spirv = getattr(terminalreporter.config, "_zyx_spirv_report", None)
+    if spirv is not None:
+        text, failures = spirv
+        terminalreporter.write_line(f"{text}: {len(failures)} failure(s)")
+        for failure in failures[:5]:
+            terminalreporter.write_line(failure)
     report = getattr(terminalreporter.config, "_zyx_cuda_report", None)
     if report is not None:
         count, failures = report

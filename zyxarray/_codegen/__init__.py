@@ -21,4 +21,7 @@ def render(kernel: Kernel, language: str) -> str:
     if language == "cuda":
         from .cuda import CUDARenderer
         return CUDARenderer().render(kernel)
+    if language == "spirv":
+        from .spirv import render as render_spirv
+        return render_spirv(kernel)
     raise ValueError(f"no renderer for language {language!r}")

@@ -1,0 +1,82 @@
+"""The SPIR-V renderer (``_codegen/spirv.py``): every thread-style strategy renders a module
+that ``spirv-val`` accepts for Vulkan 1.1, and what it cannot render yet is refused by name.
+(The session-wide check in ``tests/spirv_check.py`` validates every kernel the tests build;
+``tests/_devices/test_vulkan.py`` runs modules on lavapipe against NumPy.)"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from zyxarray._codegen import render
+from zyxarray._codegen.spirv import MAGIC, SpirvUnsupported
+from zyxarray._devices.base import DeviceInfo
+from zyxarray._lazy.lower import canonicalize, lower, phases
+from zyxarray._lazy.schedule import schedule
+
+INFO = DeviceInfo(name="vulkan:test", kind="vulkan", language="spirv", style="threads",
+                  max_work_group=1024, local_memory=32768, simd_lanes=1, launch_bounds=True)
+
+
+def _modules(y: xp.Array) -> list[tuple[str, bytes]]:
+    out = []
+    for plan in schedule([y._node.base()]):
+        c = canonicalize(plan, INFO)
+        for phase in range(phases(c)):
+            out.append((c.strategy, render(lower(c, "k", phase), "spirv").binary))
+    return out
+
+
+def _corpus() -> dict[str, xp.Array]:
+    x = xp.asarray(np.ones((64, 512), np.float32))
+    i = xp.asarray(np.ones((64, 512), np.int16))
+    return {
+        "g_elementwise": x * 2 + 1,
+        "g_row": xp.max(x, axis=1),
+        "g_column": xp.sum(x, axis=0),
+        "g_split": xp.sum(xp.reshape(xp.concat([x] * 4), (-1,)) * 2),
+        "g_serial": xp.sum(x[:, :5], axis=1),
+        "g_tile": x[:, :64] + x[:, :64].T,
+        "g_scan": xp.cumulative_prod(x, axis=1),
+        "g_scan_serial": xp.cumulative_sum(i, axis=0),
+        "argmax": xp.argmax(x * 2, axis=1),
+        "integers": (i // 3) % 7 + (i << 2) - (i >> 1) + xp.astype(i > 2, xp.int16),
+        "float64": xp.astype(x, xp.float64) * 0.5 + xp.floor(xp.astype(x, xp.float64)),
+    }
+
+
+@pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
+@pytest.mark.parametrize("case", sorted(_corpus()))
+def test_modules_validate(case: str, tmp_path: Path) -> None:
+    for strategy, data in _modules(_corpus()[case]):
+        assert struct.unpack("<I", data[:4])[0] == MAGIC
+        path = tmp_path / f"{strategy}.spv"
+        path.write_bytes(data)
+        done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, f"{case} ({strategy}): {done.stderr}"
+        if case.startswith("g_"):
+            assert strategy.startswith(case)
+
+
+def test_what_is_not_rendered_yet_is_refused_by_name() -> None:
+    x = xp.asarray(np.ones((8, 8), np.float32))
+    with pytest.raises(SpirvUnsupported, match="EXP of float32"):
+        _modules(xp.exp(x))
+    with pytest.raises(SpirvUnsupported, match="complex"):
+        _modules(xp.astype(x, xp.complex64) * 2)
+    with pytest.raises(SpirvUnsupported, match="float16"):
+        _modules(xp.astype(x, xp.float16) * 2)
+
+
+def test_the_source_reads_as_text_and_carries_the_module() -> None:
+    (plan,) = schedule([(xp.asarray(np.ones(4, np.float32)) * 3)._node])
+    src = render(lower(canonicalize(plan, INFO), "k"), "spirv")
+    assert isinstance(src, str) and "SPIR-V module of" in src and "STORE" in src
+    assert len(src.binary) % 4 == 0 and len(src.binary) > 100

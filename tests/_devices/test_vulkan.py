@@ -1,0 +1,140 @@
+"""The Vulkan runtime (``_devices/vulkan.py``) running the SPIR-V renderer's modules, against
+NumPy. CI has lavapipe (Mesa's Vulkan on the CPU). The runtime is not a registry device yet
+(issue 15: the renderer does not cover every op), so these tests drive it directly: each
+case is planned as the cpu device would, lowered for the Vulkan device, rendered, compiled
+and run on its buffers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from zyxarray._codegen import render
+from zyxarray._devices import vulkan as vulkan_runtime
+from zyxarray._lazy.lower import canonicalize, lower, phases, scratch
+from zyxarray._lazy.realize import to_host
+from zyxarray._lazy.schedule import schedule
+
+
+@pytest.fixture(scope="module")
+def vk() -> Any:
+    devices, reasons = vulkan_runtime.discover()
+    if not devices:
+        pytest.skip(f"no Vulkan device: {'; '.join(reasons)}")
+    return devices[0]
+
+
+def _run(dev: Any, y: xp.Array) -> tuple[np.ndarray, str]:
+    """``y`` (one kernel over realized cpu inputs) computed on the Vulkan device."""
+    (plan,) = schedule([y._node.base()])
+    c = canonicalize(plan, dev.info)
+    buffers = []
+    for node, _ in plan.loads:
+        host = np.ascontiguousarray(to_host(node))
+        b = dev.alloc(max(host.nbytes, 1))
+        if host.nbytes:
+            dev.copy_in(b, host)
+        buffers.append(b)
+    out = dev.alloc(max(plan.output.nbytes, 1))
+    buffers.append(out)
+    buffers += [dev.alloc(max(n * d.itemsize, 1)) for d, n in scratch(c)]
+    for phase in range(phases(c)):
+        kernel = lower(c, "k", phase)
+        dev.compile(render(kernel, "spirv"), kernel)(buffers, c.ints, c.floats)
+    dt = plan.output.dtype
+    raw = dev.copy_out(out)[:plan.output.nbytes]
+    got = np.frombuffer(raw.tobytes(), np.uint8 if dt == np.bool_ else dt).astype(dt)
+    return got.reshape(plan.output.shape), c.strategy
+
+
+_RNG = np.random.default_rng(0)
+_F = _RNG.standard_normal((64, 300)).astype(np.float32)
+_F[3, 7] = np.nan
+_I = _RNG.integers(-50, 50, (64, 300)).astype(np.int32)
+_I[0, :4] = [0, -1, np.iinfo(np.int32).min, 7]
+
+CASES: dict[str, tuple[Any, Any]] = {
+    "elementwise": (lambda x, i: x * 2 + 1, lambda x, i: x * 2 + 1),
+    "row sum": (lambda x, i: xp.sum(x, axis=1, keepdims=True),
+                lambda x, i: x.sum(axis=1, keepdims=True)),
+    "column sum": (lambda x, i: xp.sum(i, axis=0, keepdims=True),
+                   lambda x, i: i.astype(np.int64).sum(axis=0, keepdims=True)),
+    "max with NaN": (lambda x, i: xp.max(x, axis=1, keepdims=True),
+                     lambda x, i: x.max(axis=1, keepdims=True)),
+    "transposed read": (lambda x, i: x[:, :64] + x[:64, :64].T,
+                        lambda x, i: x[:, :64] + x[:64, :64].T),
+    "row scan": (lambda x, i: xp.cumulative_sum(i, axis=1), lambda x, i: np.cumsum(i, axis=1)),
+    "column scan": (lambda x, i: xp.cumulative_sum(i, axis=0),
+                    lambda x, i: np.cumsum(i, axis=0)),
+    "argmax": (lambda x, i: xp.argmax(i * 2, axis=1, keepdims=True),
+               lambda x, i: np.argmax(i, axis=1)[:, None]),
+    "floor division and shifts": (
+        lambda x, i: i // 7 + i % 5 - (i >> 2) + (i << 3) + i // (i % 3),
+        lambda x, i: i // 7 + i % 5 - (i >> 2) + (i << 3) + _floordiv0(i, i % 3)),
+    "where and comparisons": (lambda x, i: xp.where((x > 0.5) | (i == 0), x, -1.0),
+                              lambda x, i: np.where((x > 0.5) | (i == 0), x, -1.0)),
+    "float64 and casts": (lambda x, i: xp.astype(x, xp.float64) * 3 + xp.astype(i, xp.float64),
+                          lambda x, i: x.astype(np.float64) * 3 + i),
+    "int8 wraps": (lambda x, i: xp.astype(i, xp.int8) * 5, lambda x, i: i.astype(np.int8) * 5),
+    "bool": (lambda x, i: (x > 0) & (i > 0), lambda x, i: (x > 0) & (i > 0)),
+    "rounding": (lambda x, i: xp.floor(x) + xp.round(x * 2) + xp.abs(x) + xp.sqrt(xp.abs(x)),
+                 lambda x, i: np.floor(x) + np.round(x * 2) + np.abs(x) + np.sqrt(np.abs(x))),
+}
+
+
+def _floordiv0(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore"):
+        return np.where(b == 0, 0, a // np.where(b == 0, 1, b))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_kernels_match_numpy(vk: Any, case: str) -> None:
+    fn, np_fn = CASES[case]
+    got, strategy = _run(vk, fn(xp.asarray(_F), xp.asarray(_I)))
+    want = np.asarray(np_fn(_F, _I))
+    assert strategy.startswith("g_")
+    if want.dtype.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-4, err_msg=case)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=case)
+
+
+def test_a_grid_beyond_the_dispatch_limit_runs_in_pieces(vk: Any,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """More work-groups than one dispatch may have: several dispatches, each offsetting the
+    work-group id by a push constant."""
+    monkeypatch.setattr(vk, "max_groups", 3)
+    got, _ = _run(vk, xp.sum(xp.asarray(_F), axis=1, keepdims=True) * 2)   # 64 groups
+    np.testing.assert_allclose(got, _F.sum(axis=1, keepdims=True) * 2, rtol=2e-5, atol=1e-4)
+
+
+def test_buffers_round_trip_and_are_pooled(vk: Any) -> None:
+    data = np.arange(1000, dtype=np.float64)
+    b = vk.alloc(data.nbytes)
+    vk.copy_in(b, data)
+    np.testing.assert_array_equal(np.frombuffer(vk.copy_out(b).tobytes(), np.float64), data)
+    assert bytes(vk.copy_out(b, 8, 16)) == data[1:2].tobytes()
+    with pytest.raises(ValueError, match="bytes"):
+        vk.copy_out(b, 0, data.nbytes + 8)
+    handle = b.handle
+    del b
+    assert vk.alloc(data.nbytes).handle is handle       # the block came back from the pool
+
+
+def test_info_comes_from_the_device(vk: Any) -> None:
+    info = vk.info
+    assert info.kind == "vulkan" and info.language == "spirv" and info.style == "threads"
+    assert info.max_work_group >= 128 and info.local_memory >= 16 * 1024
+    assert info.name.startswith("vulkan:") and "Vulkan" in info.description
+
+
+def test_a_missing_loader_is_a_reason_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise OSError("cannot load library 'libvulkan.so.1'")
+
+    monkeypatch.setattr(vulkan_runtime, "_load", missing)
+    devices, reasons = vulkan_runtime.discover()
+    assert devices == [] and "loader" in reasons[0]

@@ -1,0 +1,740 @@
+"""SPIR-V from the kernel IR, in Python: a module is built word by word, no GLSL and no
+compiler process (issue 15). Thread-style kernels only (the lowering GPUs get).
+
+Layer: ``_codegen``. Imports only the IR.
+
+The interface every module has (what the Vulkan runtime binds):
+
+- descriptor set 0, binding ``i``: the kernel's buffer ``i``, a runtime array of its dtype
+  (bool as uint8) in a ``Block`` struct, ``NonWritable`` unless the kernel writes it;
+- the binding after the buffers: the int64 arguments; the one after it: the float
+  arguments (float64, or float32 where the kernel's ``meta["fp64"]`` is false);
+- a push constant ``uint`` added to the work-group id, so that a grid larger than the
+  device's dispatch limit runs as several dispatches;
+- the entry point ``main``, ``LocalSize`` from ``meta["local_size"]``.
+
+Control flow is structured as SPIR-V requires: a ``RANGE`` is a loop (header, condition,
+body, continue and merge blocks, the counter in a function variable), an ``IF`` a selection;
+accumulators are function arrays; ``GROUP_REDUCE``/``GROUP_SCAN`` go through workgroup
+memory and ``OpControlBarrier``. Values follow NumPy's semantics as the C dialects' do (NaN-
+propagating MAX/MIN, floor division and modulo, shifts past the width).
+
+Not rendered yet, refused with ``SpirvUnsupported`` naming the op: float16, complex
+numbers, and the transcendental functions (exp, log, sin, pow of floats, ...), which need
+the project's own math routines in SPIR-V (GLSL.std.450 has no float64 versions and loose
+float32 accuracy).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+
+from .ir import BOOL, Instr, Kernel, Op, identity
+
+
+class SpirvUnsupported(ValueError):
+    """The SPIR-V renderer cannot render this kernel yet (the message names why)."""
+
+
+# -- the module builder -------------------------------------------------------------------------
+MAGIC = 0x07230203
+VERSION = 0x00010300            # SPIR-V 1.3 (Vulkan 1.1)
+
+# opcodes (SPIR-V 1.3 unified specification)
+OpExtension, OpExtInstImport, OpExtInst, OpMemoryModel, OpEntryPoint = 10, 11, 12, 14, 15
+OpExecutionMode, OpCapability, OpTypeVoid, OpTypeBool, OpTypeInt = 16, 17, 19, 20, 21
+OpTypeFloat, OpTypeVector, OpTypeArray, OpTypeRuntimeArray, OpTypeStruct = 22, 23, 28, 29, 30
+OpTypePointer, OpTypeFunction, OpConstantTrue, OpConstantFalse, OpConstant = 32, 33, 41, 42, 43
+OpFunction, OpFunctionEnd, OpVariable, OpLoad, OpStore, OpAccessChain = 54, 56, 59, 61, 62, 65
+OpDecorate, OpMemberDecorate, OpCompositeExtract = 71, 72, 81
+OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF = 109, 110, 111, 112
+OpUConvert, OpSConvert, OpFConvert, OpBitcast = 113, 114, 115, 124
+OpSNegate, OpFNegate, OpIAdd, OpFAdd = 126, 127, 128, 129
+OpISub, OpFSub, OpIMul, OpFMul = 130, 131, 132, 133
+OpUDiv, OpSDiv, OpFDiv, OpUMod, OpSRem, OpFRem = 134, 135, 136, 137, 138, 140
+OpIsNan, OpIsInf = 156, 157
+OpLogicalEqual, OpLogicalNotEqual, OpLogicalOr, OpLogicalAnd, OpLogicalNot = 164, 165, 166, 167, 168
+OpSelect, OpIEqual, OpINotEqual = 169, 170, 171
+OpUGreaterThan, OpSGreaterThan, OpUGreaterThanEqual, OpSGreaterThanEqual = 172, 173, 174, 175
+OpULessThan, OpSLessThan, OpULessThanEqual, OpSLessThanEqual = 176, 177, 178, 179
+OpFOrdEqual, OpFUnordNotEqual, OpFOrdLessThan, OpFOrdGreaterThan = 180, 183, 184, 186
+OpFOrdLessThanEqual = 188
+OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical = 194, 195, 196
+OpBitwiseOr, OpBitwiseXor, OpBitwiseAnd, OpNot = 197, 198, 199, 200
+OpControlBarrier = 224
+OpLoopMerge, OpSelectionMerge, OpLabel, OpBranch = 246, 247, 248, 249
+OpBranchConditional, OpReturn = 250, 253
+
+# enumerants
+CAP_SHADER, CAP_FLOAT64, CAP_INT64, CAP_INT16, CAP_INT8 = 1, 10, 11, 22, 39
+CAP_STORAGE_16, CAP_STORAGE_8 = 4433, 4448
+SC_INPUT, SC_WORKGROUP, SC_FUNCTION, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 1, 4, 7, 9, 12
+DEC_BLOCK, DEC_ARRAY_STRIDE, DEC_BUILTIN, DEC_NON_WRITABLE = 2, 6, 11, 24
+DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET = 33, 34, 35
+BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
+SCOPE_WORKGROUP = 2
+SEMANTICS_WORKGROUP = 0x8 | 0x100      # AcquireRelease | WorkgroupMemory
+GLSL_FABS, GLSL_SABS, GLSL_FLOOR, GLSL_CEIL, GLSL_TRUNC = 4, 5, 8, 9, 3
+GLSL_ROUND_EVEN, GLSL_SQRT = 2, 31
+
+
+def _string(text: str) -> list[int]:
+    data = text.encode() + b"\0"
+    data += b"\0" * (-len(data) % 4)
+    return list(struct.unpack(f"<{len(data) // 4}I", data))
+
+
+class Module:
+    """SPIR-V words in the sections the spec orders; types and constants deduplicated."""
+
+    def __init__(self) -> None:
+        self.bound = 1
+        self.capabilities: set[int] = {CAP_SHADER}
+        self.extensions: set[str] = set()
+        self.imports: list[int] = []
+        self.entry: list[int] = []
+        self.modes: list[int] = []
+        self.decorations: list[int] = []
+        self.globals: list[int] = []       # types, constants, global variables
+        self.variables: list[int] = []     # function variables (the first block's start)
+        self.code: list[int] = []          # the function body
+        self._types: dict[tuple, int] = {}
+        self._consts: dict[tuple, int] = {}
+        self.glsl: int | None = None
+
+    def id(self) -> int:
+        self.bound += 1
+        return self.bound - 1
+
+    @staticmethod
+    def _op(out: list[int], opcode: int, *operands: int) -> None:
+        out.append(((len(operands) + 1) << 16) | opcode)
+        out.extend(operands)
+
+    def op(self, opcode: int, *operands: int) -> None:
+        self._op(self.code, opcode, *operands)
+
+    def value(self, opcode: int, type_id: int, *operands: int) -> int:
+        """An instruction in the body that produces a value; its id."""
+        r = self.id()
+        self._op(self.code, opcode, type_id, r, *operands)
+        return r
+
+    def decorate(self, target: int, *decoration: int) -> None:
+        self._op(self.decorations, OpDecorate, target, *decoration)
+
+    def type(self, *key: Any) -> int:
+        t = self._types.get(key)
+        if t is None:
+            t = self._types[key] = self.id()
+            opcode, *operands = key
+            self._op(self.globals, opcode, t, *operands)
+        return t
+
+    def new_type(self, opcode: int, *operands: int) -> int:
+        """A type of its own (not shared with an equal one: decorations differ)."""
+        t = self.id()
+        self._op(self.globals, opcode, t, *operands)
+        return t
+
+    def const(self, type_id: int, words: tuple[int, ...]) -> int:
+        key = (type_id, words)
+        c = self._consts.get(key)
+        if c is None:
+            c = self._consts[key] = self.id()
+            self._op(self.globals, OpConstant, type_id, c, *words)
+        return c
+
+    def bool_const(self, value: bool) -> int:
+        key = ("bool", value)
+        c = self._consts.get(key)
+        if c is None:
+            c = self._consts[key] = self.id()
+            self._op(self.globals, OpConstantTrue if value else OpConstantFalse,
+                     self.type(OpTypeBool), c)
+        return c
+
+    def ext(self) -> int:
+        if self.glsl is None:
+            self.glsl = self.id()
+            self._op(self.imports, OpExtInstImport, self.glsl, *_string("GLSL.std.450"))
+        return self.glsl
+
+    def binary(self) -> bytes:
+        words: list[int] = [MAGIC, VERSION, 0, self.bound, 0]
+        for cap in sorted(self.capabilities):
+            self._op(words, OpCapability, cap)
+        for name in sorted(self.extensions):
+            self._op(words, OpExtension, *_string(name))
+        words += self.imports
+        self._op(words, OpMemoryModel, 0, 1)          # Logical, GLSL450
+        words += self.entry + self.modes + self.decorations + self.globals + self.code
+        return struct.pack(f"<{len(words)}I", *words)
+
+
+# -- the renderer ------------------------------------------------------------------------------
+_INT_KINDS = "iu"
+
+
+class SpirvRenderer:
+    """Renders one thread-style ``Kernel`` as a SPIR-V module (bytes)."""
+
+    def render(self, kernel: Kernel) -> bytes:
+        self.k = kernel
+        self.m = m = Module()
+        self.ids: dict[int, int] = {}
+        self.actual: dict[int, np.dtype] = {}  # values whose type is not their IR dtype's
+        self.ins = kernel.instrs
+        self.scopes: list[tuple] = []          # open RANGE/IF: what their END must emit
+        self.local: int | None = None
+        self.fp64 = bool(kernel.meta.get("fp64", True))
+        void = m.type(OpTypeVoid)
+        fn_type = m.type(OpTypeFunction, void)
+        main = m.id()
+        self._interface()
+        entry_label = m.id()
+        body_start = len(m.code)
+        for i, x in enumerate(kernel.instrs):
+            self._instr(i, x)
+        if self.scopes:
+            raise SpirvUnsupported(f"{kernel.name}: unclosed loop or selection")
+        m.op(OpReturn)
+        body = m.code[body_start:]
+        m.code = m.code[:body_start]
+        m._op(m.code, OpFunction, void, main, 0, fn_type)
+        m._op(m.code, OpLabel, entry_label)
+        m.code += m.variables + body
+        m._op(m.code, OpFunctionEnd)
+        local = int(kernel.meta.get("local_size", 1))
+        m._op(m.entry, OpEntryPoint, 5, main, *_string("main"), self.wg_var, self.lid_var)
+        m._op(m.modes, OpExecutionMode, main, 17, local, 1, 1)       # LocalSize
+        return m.binary()
+
+    # -- types -----------------------------------------------------------------------------
+    def t(self, dtype: Any) -> int:
+        """The SPIR-V type of values of ``dtype`` (in registers)."""
+        d = np.dtype(dtype)
+        m = self.m
+        if d == BOOL:
+            return m.type(OpTypeBool)
+        if d.kind in _INT_KINDS:
+            bits = d.itemsize * 8
+            if bits == 64:
+                m.capabilities.add(CAP_INT64)
+            elif bits == 16:
+                m.capabilities.add(CAP_INT16)
+            elif bits == 8:
+                m.capabilities.add(CAP_INT8)
+            return m.type(OpTypeInt, bits, int(d.kind == "i"))
+        if d.kind == "f" and d.itemsize in (4, 8):
+            if d.itemsize == 8:
+                m.capabilities.add(CAP_FLOAT64)
+            return m.type(OpTypeFloat, d.itemsize * 8)
+        raise SpirvUnsupported(f"{self.k.name}: the SPIR-V renderer has no {d} values yet")
+
+    def stored(self, dtype: Any) -> np.dtype:
+        """The dtype a buffer holds for values of ``dtype`` (bool as uint8)."""
+        d = np.dtype(dtype)
+        return np.dtype(np.uint8) if d == BOOL else d
+
+    def ptr(self, storage: int, type_id: int) -> int:
+        return self.m.type(OpTypePointer, storage, type_id)
+
+    def const(self, value: Any, dtype: Any) -> int:
+        d = np.dtype(dtype)
+        if d == BOOL:
+            return self.m.bool_const(bool(value))
+        t = self.t(d)
+        if d.kind == "f":
+            raw = np.array(value).astype(d).tobytes()
+        else:
+            # (a literal narrower than a word fills it: sign-extended if signed)
+            width = max(d.itemsize, 4)
+            v = int(np.array(value).astype(d))
+            raw = (v % (1 << (8 * width)) if d.kind == "i" else v).to_bytes(width, "little")
+        return self.m.const(t, struct.unpack(f"<{len(raw) // 4}I", raw))
+
+    # -- the interface -----------------------------------------------------------------------
+    def _storage_array(self, dtype: np.dtype, binding: int, writable: bool) -> int:
+        m = self.m
+        d = self.stored(dtype)
+        if d.itemsize == 1:
+            m.capabilities.add(CAP_STORAGE_8)
+            m.extensions.add("SPV_KHR_8bit_storage")
+        elif d.itemsize == 2:
+            m.capabilities.add(CAP_STORAGE_16)
+            m.extensions.add("SPV_KHR_16bit_storage")
+        elem = self.t(d)
+        arr = m.type(OpTypeRuntimeArray, elem)
+        block = m.type(OpTypeStruct, arr)
+        if block not in self.blocks:            # (decorated once: bindings share types)
+            self.blocks.add(block)
+            m.decorate(arr, DEC_ARRAY_STRIDE, d.itemsize)
+            m.decorate(block, DEC_BLOCK)
+            m._op(m.decorations, OpMemberDecorate, block, 0, DEC_OFFSET, 0)
+        var = m.id()
+        m._op(m.globals, OpVariable, self.ptr(SC_STORAGE_BUFFER, block), var, SC_STORAGE_BUFFER)
+        m.decorate(var, DEC_DESCRIPTOR_SET, 0)
+        m.decorate(var, DEC_BINDING, binding)
+        if not writable:
+            m.decorate(var, DEC_NON_WRITABLE)
+        return var
+
+    def _interface(self) -> None:
+        m = self.m
+        k = self.k
+        self.blocks: set[int] = set()
+        self.buf_vars = [self._storage_array(np.dtype(dt), i, w)
+                         for i, (dt, w) in enumerate(k.buffers)]
+        n = len(k.buffers)
+        self.int_var = self._storage_array(np.dtype(np.int64), n, False)
+        self.float_dtype = np.dtype(np.float64 if self.fp64 else np.float32)
+        self.float_var = self._storage_array(self.float_dtype, n + 1, False)
+        u32 = m.type(OpTypeInt, 32, 0)
+        uvec3 = m.type(OpTypeVector, u32, 3)
+        self.wg_var, self.lid_var = m.id(), m.id()
+        for var, builtin in ((self.wg_var, BUILTIN_WORKGROUP_ID),
+                             (self.lid_var, BUILTIN_LOCAL_INVOCATION_ID)):
+            m._op(m.globals, OpVariable, self.ptr(SC_INPUT, uvec3), var, SC_INPUT)
+            m.decorate(var, DEC_BUILTIN, builtin)
+        push = m.new_type(OpTypeStruct, u32)    # (its own struct: decorated Block)
+        m.decorate(push, DEC_BLOCK)
+        m._op(m.decorations, OpMemberDecorate, push, 0, DEC_OFFSET, 0)
+        self.push_var = m.id()
+        m._op(m.globals, OpVariable, self.ptr(SC_PUSH_CONSTANT, push), self.push_var,
+              SC_PUSH_CONSTANT)
+
+    def _element_ptr(self, var: int, dtype: np.dtype, index: int) -> int:
+        elem = self.t(self.stored(dtype))
+        return self.m.value(OpAccessChain, self.ptr(SC_STORAGE_BUFFER, elem), var,
+                            self.const(0, np.int32), index)
+
+    # -- one instruction -----------------------------------------------------------------------
+    def _instr(self, i: int, x: Instr) -> None:
+        m = self.m
+        a = [self.ids.get(s, -1) for s in x.srcs]
+        op = x.op
+        if op is Op.BUF:
+            self.ids[i] = self.buf_vars[x.arg[0]]
+        elif op is Op.INT_ARG:
+            p = self._element_ptr(self.int_var, np.dtype(np.int64), self.const(x.arg, np.int64))
+            self.ids[i] = m.value(OpLoad, self.t(np.int64), p)
+        elif op is Op.FLOAT_ARG:
+            # (float32 on a device without float64: the CAST that follows is then a no-op)
+            p = self._element_ptr(self.float_var, self.float_dtype,
+                                  self.const(x.arg, np.int64))
+            self.ids[i] = m.value(OpLoad, self.t(self.float_dtype), p)
+            self.actual[i] = self.float_dtype
+        elif op is Op.CONST:
+            self.ids[i] = self.const(x.arg, x.dtype)
+        elif op is Op.SPECIAL:
+            self.ids[i] = self._special(x.arg)
+        elif op is Op.RANGE:
+            self._range(i, x, a)
+        elif op is Op.IF:
+            then, merge = m.id(), m.id()
+            m.op(OpSelectionMerge, merge, 0)
+            m.op(OpBranchConditional, a[0], then, merge)
+            m.op(OpLabel, then)
+            self.scopes.append(("if", merge))
+        elif op is Op.END:
+            self._end()
+        elif op is Op.LOAD:
+            self.ids[i] = self._load(x, a)
+        elif op is Op.STORE:
+            dt = self.ins[x.srcs[0]].dtype
+            value = a[2]
+            if dt == BOOL:
+                value = m.value(OpSelect, self.t(np.uint8), value, self.const(1, np.uint8),
+                                self.const(0, np.uint8))
+            m.op(OpStore, self._element_ptr(a[0], dt, a[1]), value)
+        elif op is Op.ACC:
+            self.ids[i] = self._acc(x)
+        elif op in (Op.ACC_UPDATE, Op.ACC_SCAN):
+            acc = self.ins[x.srcs[0]]
+            p = self._acc_ptr(acc, a[0], a[1])
+            cur = m.value(OpLoad, self.t(acc.dtype), p)
+            new = self._combine(Op(acc.arg[0]), acc.dtype, cur, a[2])
+            m.op(OpStore, p, new)
+            if op is Op.ACC_SCAN:
+                self.ids[i] = new
+        elif op is Op.ACC_GET:
+            acc = self.ins[x.srcs[0]]
+            self.ids[i] = m.value(OpLoad, self.t(acc.dtype), self._acc_ptr(acc, a[0], a[1]))
+        elif op is Op.ACC_RESULT:
+            acc = self.ins[x.srcs[0]]
+            v = m.value(OpLoad, self.t(acc.dtype), self._acc_ptr(acc, a[0], None, 0))
+            for lane in range(1, acc.arg[1]):
+                w = m.value(OpLoad, self.t(acc.dtype), self._acc_ptr(acc, a[0], None, lane))
+                v = self._combine(Op(acc.arg[0]), acc.dtype, v, w)
+            self.ids[i] = v
+        elif op in (Op.GROUP_REDUCE, Op.GROUP_SCAN):
+            self.ids[i] = self._group(x, a[0])
+        elif op is Op.CAST:
+            src = self.actual.get(x.srcs[0], self.ins[x.srcs[0]].dtype)
+            self.ids[i] = self._cast(a[0], src, x.dtype)
+        elif op is Op.BITCAST:
+            self.ids[i] = m.value(OpBitcast, self.t(x.dtype), a[0])
+        else:
+            self.ids[i] = self._alu(x, a)
+
+    def _special(self, name: str) -> int:
+        m = self.m
+        u32 = m.type(OpTypeInt, 32, 0)
+        uvec3 = m.type(OpTypeVector, u32, 3)
+        var = self.wg_var if name == "group_id" else self.lid_var
+        vec = m.value(OpLoad, uvec3, var)
+        v = m.value(OpCompositeExtract, u32, vec, 0)
+        if name == "group_id":
+            base_ptr = m.value(OpAccessChain, self.ptr(SC_PUSH_CONSTANT, u32), self.push_var,
+                               self.const(0, np.int32))
+            v = m.value(OpIAdd, u32, v, m.value(OpLoad, u32, base_ptr))
+        out = m.value(OpBitcast, self.t(np.int64), m.value(OpUConvert, self.t(np.uint64), v))
+        if name == "local_id":
+            self.local = out
+        return out
+
+    # -- structured control flow ---------------------------------------------------------------
+    def _range(self, i: int, x: Instr, a: list[int]) -> None:
+        m = self.m
+        i64 = self.t(np.int64)
+        var = m.id()
+        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, i64), var, SC_FUNCTION)
+        m.op(OpStore, var, a[0])
+        header, cond, body, cont, merge = (m.id() for _ in range(5))
+        m.op(OpBranch, header)
+        m.op(OpLabel, header)
+        m.op(OpLoopMerge, merge, cont, 0)
+        m.op(OpBranch, cond)
+        m.op(OpLabel, cond)
+        counter = m.value(OpLoad, i64, var)
+        go = m.value(OpSLessThan, self.t(BOOL), counter, a[1])
+        m.op(OpBranchConditional, go, body, merge)
+        m.op(OpLabel, body)
+        self.ids[i] = counter
+        step = a[2] if len(a) == 3 else self.const(1, np.int64)
+        self.scopes.append(("loop", var, counter, step, cont, header, merge))
+
+    def _end(self) -> None:
+        m = self.m
+        scope = self.scopes.pop()
+        if scope[0] == "if":
+            m.op(OpBranch, scope[1])
+            m.op(OpLabel, scope[1])
+            return
+        _, var, counter, step, cont, header, merge = scope
+        m.op(OpBranch, cont)
+        m.op(OpLabel, cont)
+        m.op(OpStore, var, m.value(OpIAdd, self.t(np.int64), counter, step))
+        m.op(OpBranch, header)
+        m.op(OpLabel, merge)
+
+    # -- memory ----------------------------------------------------------------------------------
+    def _load(self, x: Instr, a: list[int]) -> int:
+        m = self.m
+        dt = x.dtype
+        index = a[1]
+        if len(a) == 3:        # where valid is false: read element 0, give zero
+            index = m.value(OpSelect, self.t(np.int64), a[2], index, self.const(0, np.int64))
+        raw = m.value(OpLoad, self.t(self.stored(dt)), self._element_ptr(a[0], dt, index))
+        v = m.value(OpINotEqual, self.t(BOOL), raw, self.const(0, np.uint8)) \
+            if dt == BOOL else raw
+        if len(a) == 3:
+            v = m.value(OpSelect, self.t(dt), a[2], v, self.const(0 if dt != BOOL else False, dt))
+        return v
+
+    def _acc(self, x: Instr) -> int:
+        m = self.m
+        combine, lanes = x.arg
+        elem = self.t(x.dtype)
+        arr = m.type(OpTypeArray, elem, self.const(lanes, np.uint32))
+        var = m.id()
+        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, arr), var, SC_FUNCTION)
+        init = self.const(identity(Op(combine), x.dtype), x.dtype)
+        for lane in range(lanes):
+            p = m.value(OpAccessChain, self.ptr(SC_FUNCTION, elem), var,
+                        self.const(lane, np.int32))
+            m.op(OpStore, p, init)
+        return var
+
+    def _acc_ptr(self, acc: Instr, var: int, lane: int | None, fixed: int = 0) -> int:
+        index = lane if lane is not None else self.const(fixed, np.int32)
+        return self.m.value(OpAccessChain, self.ptr(SC_FUNCTION, self.t(acc.dtype)), var, index)
+
+    def _group(self, x: Instr, value: int) -> int:
+        """GROUP_REDUCE (a tree) or GROUP_SCAN (Hillis-Steele) through workgroup memory."""
+        m = self.m
+        if self.local is None:
+            raise SpirvUnsupported(f"{self.k.name}: a group op before local_id is read")
+        combine = Op(x.arg[0])
+        size = x.arg[1]
+        stride = x.arg[2] if x.op is Op.GROUP_REDUCE else 1
+        elem = self.t(x.dtype)
+        arr = m.type(OpTypeArray, elem, self.const(size, np.uint32))
+        mem = m.id()
+        m._op(m.globals, OpVariable, self.ptr(SC_WORKGROUP, arr), mem, SC_WORKGROUP)
+        ptr_t = self.ptr(SC_WORKGROUP, elem)
+        local = self.local
+        i64, b = self.t(np.int64), self.t(BOOL)
+
+        def at(index: int) -> int:
+            return m.value(OpAccessChain, ptr_t, mem, index)
+
+        def barrier() -> None:
+            m.op(OpControlBarrier, self.const(SCOPE_WORKGROUP, np.uint32),
+                 self.const(SCOPE_WORKGROUP, np.uint32),
+                 self.const(SEMANTICS_WORKGROUP, np.uint32))
+
+        def when(cond: int, emit: Any) -> None:
+            then, merge = m.id(), m.id()
+            m.op(OpSelectionMerge, merge, 0)
+            m.op(OpBranchConditional, cond, then, merge)
+            m.op(OpLabel, then)
+            emit()
+            m.op(OpBranch, merge)
+            m.op(OpLabel, merge)
+
+        m.op(OpStore, at(local), value)
+        barrier()
+        if x.op is Op.GROUP_REDUCE:
+            s = size // 2
+            while s >= stride:             # (unrolled: the sizes are constants)
+                sc = self.const(s, np.int64)
+
+                def step(sc: int = sc) -> None:
+                    other = m.value(OpLoad, elem, at(m.value(OpIAdd, i64, local, sc)))
+                    mine = m.value(OpLoad, elem, at(local))
+                    m.op(OpStore, at(local), self._combine(combine, x.dtype, mine, other))
+
+                when(m.value(OpSLessThan, b, local, sc), step)
+                barrier()
+                s //= 2
+            slot = self.const(0, np.int64) if stride == 1 else \
+                m.value(OpSRem, i64, local, self.const(stride, np.int64))
+            out = m.value(OpLoad, elem, at(slot))
+        else:
+            s = 1
+            while s < size:
+                sc = self.const(s, np.int64)
+                has = m.value(OpSGreaterThanEqual, b, local, sc)
+                src = m.value(OpSelect, i64, has, m.value(OpISub, i64, local, sc),
+                              self.const(0, np.int64))
+                other = m.value(OpLoad, elem, at(src))
+                mine = m.value(OpLoad, elem, at(local))
+                combined = self._combine(combine, x.dtype, other, mine)
+                new = m.value(OpSelect, elem, has, combined, mine)
+                barrier()
+                m.op(OpStore, at(local), new)
+                barrier()
+                s *= 2
+            out = m.value(OpLoad, elem, at(local))
+        barrier()          # (the memory may be written again: a group op in a loop)
+        return out
+
+    # -- values ----------------------------------------------------------------------------------
+    def _combine(self, op: Op, dtype: Any, a: int, b: int) -> int:
+        fake = Instr(op, np.dtype(dtype), (0, 1))
+        return self._alu(fake, [a, b], [np.dtype(dtype), np.dtype(dtype)])
+
+    def _cast(self, v: int, src: Any, dst: Any) -> int:
+        m = self.m
+        s, d = np.dtype(src), np.dtype(dst)
+        if s == d:
+            return v
+        if d == BOOL:
+            zero = self.const(0, s)
+            return m.value(OpFUnordNotEqual if s.kind == "f" else OpINotEqual, self.t(BOOL),
+                           v, zero)
+        if s == BOOL:
+            return m.value(OpSelect, self.t(d), v, self.const(1, d), self.const(0, d))
+        if s.kind == "f" and d.kind == "f":
+            return m.value(OpFConvert, self.t(d), v)
+        if s.kind == "f":
+            return m.value(OpConvertFToS if d.kind == "i" else OpConvertFToU, self.t(d), v)
+        if d.kind == "f":
+            return m.value(OpConvertSToF if s.kind == "i" else OpConvertUToF, self.t(d), v)
+        if s.itemsize == d.itemsize:
+            return m.value(OpBitcast, self.t(d), v)
+        # integer width change: extend by the source's signedness, then reinterpret
+        widened = np.dtype(f"{s.kind}{d.itemsize}")
+        w = m.value(OpSConvert if s.kind == "i" else OpUConvert, self.t(widened), v)
+        return w if widened == d else m.value(OpBitcast, self.t(d), w)
+
+    def _alu(self, x: Instr, a: list[int], dts: list[np.dtype] | None = None) -> int:
+        m = self.m
+        op, d = x.op, np.dtype(x.dtype)
+        if dts is None:
+            dts = [np.dtype(self.ins[s].dtype) for s in x.srcs]
+        src = dts[1] if op is Op.WHERE else (dts[0] if dts else d)
+        kind = src.kind
+        t, b = self.t(d), self.t(BOOL)
+        if kind == "c" or d.kind == "c":
+            raise SpirvUnsupported(f"{self.k.name}: complex numbers ({op.value}) are not "
+                                   f"rendered in SPIR-V yet")
+        if op is Op.WHERE:
+            return m.value(OpSelect, t, *a)
+        if kind == "b":
+            logic = {Op.AND: OpLogicalAnd, Op.MUL: OpLogicalAnd, Op.OR: OpLogicalOr,
+                     Op.ADD: OpLogicalOr, Op.MAX: OpLogicalOr, Op.MIN: OpLogicalAnd,
+                     Op.XOR: OpLogicalNotEqual, Op.SUB: OpLogicalNotEqual,
+                     Op.CMPNE: OpLogicalNotEqual, Op.CMPEQ: OpLogicalEqual}
+            if op in logic:
+                return m.value(logic[op], b, *a)
+            if op is Op.NOT:
+                return m.value(OpLogicalNot, b, a[0])
+            if op in (Op.CMPLT, Op.CMPLE):   # False < True
+                na = m.value(OpLogicalNot, b, a[0])
+                if op is Op.CMPLT:
+                    return m.value(OpLogicalAnd, b, na, a[1])
+                return m.value(OpLogicalOr, b, na, a[1])
+            raise SpirvUnsupported(f"{self.k.name}: {op.value} of bool in SPIR-V")
+        f = kind == "f"
+        signed = kind == "i"
+        simple = {Op.ADD: (OpFAdd, OpIAdd), Op.SUB: (OpFSub, OpISub),
+                  Op.MUL: (OpFMul, OpIMul)}
+        if op in simple:
+            return m.value(simple[op][0 if f else 1], t, *a)
+        if op is Op.NEG:
+            return m.value(OpFNegate if f else OpSNegate, t, a[0])
+        if op is Op.DIV:
+            if not f:
+                raise SpirvUnsupported(f"{self.k.name}: true division of integers")
+            return m.value(OpFDiv, t, *a)
+        if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE):
+            table = {Op.CMPLT: (OpFOrdLessThan, OpSLessThan, OpULessThan),
+                     Op.CMPLE: (OpFOrdLessThanEqual, OpSLessThanEqual, OpULessThanEqual),
+                     Op.CMPEQ: (OpFOrdEqual, OpIEqual, OpIEqual),
+                     Op.CMPNE: (OpFUnordNotEqual, OpINotEqual, OpINotEqual)}[op]
+            return m.value(table[0 if f else (1 if signed else 2)], b, *a)
+        if op in (Op.MAX, Op.MIN):
+            cmp = (OpFOrdGreaterThan if op is Op.MAX else OpFOrdLessThan) if f else \
+                (OpSGreaterThan if op is Op.MAX else OpSLessThan) if signed else \
+                (OpUGreaterThan if op is Op.MAX else OpULessThan)
+            pick = m.value(cmp, b, a[0], a[1])
+            if f:     # NaN propagates: a NaN first operand wins, a NaN second fails the test
+                pick = m.value(OpLogicalOr, b, m.value(OpIsNan, b, a[0]), pick)
+            return m.value(OpSelect, t, pick, a[0], a[1])
+        if op in (Op.AND, Op.OR, Op.XOR):
+            return m.value({Op.AND: OpBitwiseAnd, Op.OR: OpBitwiseOr,
+                            Op.XOR: OpBitwiseXor}[op], t, *a)
+        if op is Op.NOT:
+            return m.value(OpNot, t, a[0])
+        if op in (Op.ISNAN, Op.ISINF, Op.ISFINITE):
+            if not f:
+                return m.bool_const(op is Op.ISFINITE)
+            if op is Op.ISNAN:
+                return m.value(OpIsNan, b, a[0])
+            inf = m.value(OpIsInf, b, a[0])
+            if op is Op.ISINF:
+                return inf
+            return m.value(OpLogicalNot, b, m.value(OpLogicalOr, b, inf,
+                                                     m.value(OpIsNan, b, a[0])))
+        if op is Op.SIGNBIT:
+            bits = np.dtype(f"i{src.itemsize}")
+            raw = m.value(OpBitcast, self.t(bits), a[0])
+            return m.value(OpSLessThan, b, raw, self.const(0, bits))
+        if op is Op.ABS:
+            if kind == "u":
+                return a[0]
+            return self._glsl(GLSL_FABS if f else GLSL_SABS, t, a[0])
+        if op in (Op.SQRT, Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND) and f:
+            code = {Op.SQRT: GLSL_SQRT, Op.FLOOR: GLSL_FLOOR, Op.CEIL: GLSL_CEIL,
+                    Op.TRUNC: GLSL_TRUNC, Op.ROUND: GLSL_ROUND_EVEN}[op]
+            return self._glsl(code, t, a[0])
+        if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):
+            return a[0]            # (integers are whole already)
+        if op is Op.SIGN:
+            zero, one = self.const(0, d), self.const(1, d)
+            pos = m.value(OpFOrdGreaterThan if f else (OpSGreaterThan if signed
+                                                         else OpUGreaterThan), b, a[0], zero)
+            out = m.value(OpSelect, t, pos, one, zero)
+            if signed or f:
+                neg = m.value(OpFOrdLessThan if f else OpSLessThan, b, a[0], zero)
+                out = m.value(OpSelect, t, neg, self.const(-1, d), out)
+            if f:          # (NaN stays NaN)
+                out = m.value(OpSelect, t, m.value(OpIsNan, b, a[0]), a[0], out)
+            return out
+        if op in (Op.IDIV, Op.MOD) and x.arg == "index":
+            return m.value((OpSDiv if op is Op.IDIV else OpSRem), t, *a)
+        if op in (Op.IDIV, Op.MOD) and not f:
+            return self._int_divmod(op, d, a[0], a[1])
+        if op in (Op.SHL, Op.SHR) and not f:
+            return self._shift(op, d, a[0], a[1])
+        if op is Op.POW and not f:
+            raise SpirvUnsupported(f"{self.k.name}: integer power in SPIR-V (a loop) is not "
+                                   f"rendered yet")
+        raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
+                               f"yet (it needs the project's math routines)")
+
+    def _glsl(self, code: int, t: int, *args: int) -> int:
+        return self.m.value(OpExtInst, t, self.m.ext(), code, *args)
+
+    def _int_divmod(self, op: Op, d: np.dtype, x: int, y: int) -> int:
+        """NumPy's floor division and remainder of integers; 0 for a zero divisor (and for
+        MIN // -1's remainder), never a trap."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        zero, one = self.const(0, d), self.const(1, d)
+        bad = m.value(OpIEqual, b, y, zero)
+        safe = m.value(OpSelect, t, bad, one, y)
+        signed = d.kind == "i"
+        if signed:
+            minus1 = m.value(OpIEqual, b, safe, self.const(-1, d))
+            # x // -1 is -x (wrapping at MIN, as C's unsigned negation); x % -1 is 0
+            safe = m.value(OpSelect, t, minus1, one, safe)
+            q = m.value(OpSDiv, t, x, safe)
+            r = m.value(OpSRem, t, x, safe)
+            adjust = m.value(OpLogicalAnd, b, m.value(OpINotEqual, b, r, zero),
+                             m.value(OpLogicalNotEqual, b,
+                                     m.value(OpSLessThan, b, r, zero),
+                                     m.value(OpSLessThan, b, safe, zero)))
+            if op is Op.IDIV:
+                q = m.value(OpSelect, t, adjust, m.value(OpISub, t, q, one), q)
+                q = m.value(OpSelect, t, minus1, m.value(OpSNegate, t, x), q)
+                return m.value(OpSelect, t, bad, zero, q)
+            r = m.value(OpSelect, t, adjust, m.value(OpIAdd, t, r, safe), r)
+            r = m.value(OpSelect, t, minus1, zero, r)
+            return m.value(OpSelect, t, bad, zero, r)
+        out = m.value(OpUDiv if op is Op.IDIV else OpUMod, t, x, safe)
+        return m.value(OpSelect, t, bad, zero, out)
+
+    def _shift(self, op: Op, d: np.dtype, x: int, y: int) -> int:
+        """Shifts past the width give 0 (or -1 for a negative signed value shifted right)."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        bits = d.itemsize * 8
+        signed = d.kind == "i"
+        zero = self.const(0, d)
+        out_of_range = m.value(OpUGreaterThanEqual, b,
+                               y if not signed else m.value(OpBitcast,
+                                                            self.t(np.dtype(f"u{d.itemsize}")),
+                                                            y),
+                               self.const(bits, np.dtype(f"u{d.itemsize}")) if signed else
+                               self.const(bits, d))
+        safe = m.value(OpSelect, t, out_of_range, zero, y)
+        if op is Op.SHL:
+            shifted = m.value(OpShiftLeftLogical, t, x, safe)
+            return m.value(OpSelect, t, out_of_range, zero, shifted)
+        shifted = m.value(OpShiftRightArithmetic if signed else OpShiftRightLogical, t, x, safe)
+        if not signed:
+            return m.value(OpSelect, t, out_of_range, zero, shifted)
+        fill = m.value(OpSelect, t, m.value(OpSLessThan, b, x, zero), self.const(-1, d), zero)
+        return m.value(OpSelect, t, out_of_range, fill, shifted)
+
+
+class SpirvSource(str):
+    """What ``_codegen.render`` gives for SPIR-V: text to read (the kernel's IR listing),
+    carrying the module's words in ``binary``."""
+
+    binary: bytes
+
+
+def render(kernel: Kernel) -> SpirvSource:
+    """The SPIR-V module of a thread-style ``kernel`` (``.binary``), as readable text."""
+    binary = SpirvRenderer().render(kernel)
+    out = SpirvSource(f"; SPIR-V module of {len(binary) // 4} words, from this IR:\n{kernel}")
+    out.binary = binary
+    return out

@@ -1,0 +1,360 @@
+"""The Vulkan runtime: ``vulkan:N`` devices through the ``vulkan`` package (cffi bindings).
+
+Layer: ``_devices``. Imports nothing above it; the ``vulkan`` package only in ``discover``.
+
+Status (issue 15, under construction): this runtime runs the SPIR-V that
+``_codegen/spirv.py`` renders, and the tests drive it directly, but it is not yet in the
+registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docstring), so no
+``vulkan:N`` device is offered to users. What it does now:
+
+- discovery of every physical device with a compute queue (``DeviceInfo`` from its
+  properties, limits and features: float64, work-group size, shared memory, memory size);
+- buffers in one allocation each, pooled by size (``MemoryPool``); host-visible memory is
+  mapped once and copies are plain memory copies (lavapipe, integrated GPUs); device-local
+  memory that the host cannot see is reached through a staging buffer;
+- programs: a shader module and compute pipeline per kernel, one storage-buffer binding per
+  kernel buffer plus the int64 and float argument buffers, a push constant that offsets the
+  work-group id so that a grid beyond ``maxComputeWorkGroupCount`` runs as several dispatches;
+- each launch is submitted and waited for (a fence) before it returns: launches are
+  synchronous for now, so every event is complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
+
+_vk: Any = None
+
+
+def _load() -> Any:
+    global _vk
+    if _vk is None:
+        import vulkan
+        _vk = vulkan
+    return _vk
+
+
+class _Allocation:
+    """A VkBuffer, its memory, and the host mapping where the memory is host-visible."""
+
+    __slots__ = ("buffer", "memory", "size", "view")
+
+    def __init__(self, buffer: Any, memory: Any, size: int, view: np.ndarray | None) -> None:
+        self.buffer = buffer
+        self.memory = memory
+        self.size = size
+        self.view = view
+
+
+class VulkanProgram(Program):
+    def __init__(self, device: VulkanDevice, name: str, source: Any, meta: dict,
+                 n_buffers: int) -> None:
+        super().__init__(name, str(source))
+        vk = _vk
+        self.device = device
+        self.local_size = int(meta.get("local_size", 1))
+        self.groups_arg = meta.get("groups_arg")
+        self.n_bindings = n_buffers + 2
+        self.float_dtype = np.dtype(np.float64 if meta.get("fp64", True) else np.float32)
+        d = device.handle
+        code = source.binary
+        self.module = vk.vkCreateShaderModule(d, vk.VkShaderModuleCreateInfo(
+            codeSize=len(code), pCode=code), None)
+        bindings = [vk.VkDescriptorSetLayoutBinding(
+            binding=i, descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=1,
+            stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT) for i in range(self.n_bindings)]
+        self.set_layout = vk.vkCreateDescriptorSetLayout(d, vk.VkDescriptorSetLayoutCreateInfo(
+            bindingCount=len(bindings), pBindings=bindings), None)
+        push = vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
+                                      size=4)
+        self.layout = vk.vkCreatePipelineLayout(d, vk.VkPipelineLayoutCreateInfo(
+            setLayoutCount=1, pSetLayouts=[self.set_layout], pushConstantRangeCount=1,
+            pPushConstantRanges=[push]), None)
+        stage = vk.VkPipelineShaderStageCreateInfo(stage=vk.VK_SHADER_STAGE_COMPUTE_BIT,
+                                                   module=self.module, pName="main")
+        self.pipeline = vk.vkCreateComputePipelines(d, None, 1, [
+            vk.VkComputePipelineCreateInfo(stage=stage, layout=self.layout)], None)[0]
+        self.pool = vk.vkCreateDescriptorPool(d, vk.VkDescriptorPoolCreateInfo(
+            flags=vk.VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, maxSets=1,
+            poolSizeCount=1, pPoolSizes=[vk.VkDescriptorPoolSize(
+                type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=self.n_bindings)]),
+            None)
+        self.set = vk.vkAllocateDescriptorSets(d, vk.VkDescriptorSetAllocateInfo(
+            descriptorPool=self.pool, descriptorSetCount=1, pSetLayouts=[self.set_layout]))[0]
+
+    def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
+        if self.groups_arg is None:
+            raise ValueError(f"{self.name}: compiled without launch metadata")
+        groups = int(ints[self.groups_arg])
+        if groups <= 0:
+            return COMPLETED
+        dev = self.device
+        args = [dev.alloc(max(8 * len(ints), 8)),
+                dev.alloc(max(self.float_dtype.itemsize * len(floats), 8))]
+        dev.copy_in(args[0], np.asarray(ints if ints else [0], np.int64))
+        dev.copy_in(args[1], np.asarray(floats if floats else [0.0], self.float_dtype))
+        with dev.lock:
+            self._bind(list(buffers) + args)
+            dev.run(self._record(groups))
+        return COMPLETED
+
+    def _bind(self, buffers: list[Buffer]) -> None:
+        vk = _vk
+        # (each range is the buffer's size: VK_WHOLE_SIZE is -1 in these bindings)
+        writes = [vk.VkWriteDescriptorSet(
+            dstSet=self.set, dstBinding=i, descriptorCount=1,
+            descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=b.handle.buffer, offset=0,
+                                                   range=b.handle.size)])
+            for i, b in enumerate(buffers)]
+        vk.vkUpdateDescriptorSets(self.device.handle, len(writes), writes, 0, None)
+
+    def _record(self, groups: int) -> Any:
+        vk = _vk
+        dev = self.device
+        cb = dev.begin()
+        vk.vkCmdBindPipeline(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.pipeline)
+        vk.vkCmdBindDescriptorSets(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.layout, 0, 1,
+                                   [self.set], 0, None)
+        limit = dev.max_groups
+        for base in range(0, groups, limit):
+            offset = vk.ffi.new("uint32_t[1]", [base])
+            vk.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0, 4,
+                                  offset)
+            vk.vkCmdDispatch(cb, min(limit, groups - base), 1, 1)
+        return cb
+
+
+class VulkanDevice(Device):
+    def __init__(self, index: int, instance: Any, physical: Any) -> None:
+        vk = _vk
+        self.instance = instance
+        self.physical = physical
+        props = vk.vkGetPhysicalDeviceProperties(physical)
+        feats = vk.vkGetPhysicalDeviceFeatures(physical)
+        limits = props.limits
+        families = vk.vkGetPhysicalDeviceQueueFamilyProperties(physical)
+        self.family = next(i for i, f in enumerate(families)
+                           if f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT)
+        v11 = vk.VkPhysicalDeviceVulkan11Features(storageBuffer16BitAccess=True)
+        v12 = vk.VkPhysicalDeviceVulkan12Features(storageBuffer8BitAccess=True, shaderInt8=True,
+                                                  pNext=v11)
+        enabled = vk.VkPhysicalDeviceFeatures(shaderFloat64=bool(feats.shaderFloat64),
+                                              shaderInt64=True, shaderInt16=True)
+        queue = vk.VkDeviceQueueCreateInfo(queueFamilyIndex=self.family, queueCount=1,
+                                           pQueuePriorities=[1.0])
+        self.handle = vk.vkCreateDevice(physical, vk.VkDeviceCreateInfo(
+            pNext=v12, queueCreateInfoCount=1, pQueueCreateInfos=[queue],
+            pEnabledFeatures=enabled), None)
+        self.queue = vk.vkGetDeviceQueue(self.handle, self.family, 0)
+        self.command_pool = vk.vkCreateCommandPool(self.handle, vk.VkCommandPoolCreateInfo(
+            flags=vk.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+            queueFamilyIndex=self.family), None)
+        self.command_buffer = vk.vkAllocateCommandBuffers(self.handle,
+                                                          vk.VkCommandBufferAllocateInfo(
+            commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            commandBufferCount=1))[0]
+        self.fence = vk.vkCreateFence(self.handle, vk.VkFenceCreateInfo(), None)
+        self.lock = threading.RLock()
+        memory = vk.vkGetPhysicalDeviceMemoryProperties(physical)
+        self.memory_types = [(memory.memoryTypes[i].propertyFlags,
+                              memory.memoryTypes[i].heapIndex)
+                             for i in range(memory.memoryTypeCount)]
+        total = max((memory.memoryHeaps[i].size for i in range(memory.memoryHeapCount)
+                     if memory.memoryHeaps[i].flags & vk.VK_MEMORY_HEAP_DEVICE_LOCAL_BIT),
+                    default=0)
+        self.max_groups = int(limits.maxComputeWorkGroupCount[0])
+        name = vk.ffi.string(props.deviceName).decode() if not isinstance(
+            props.deviceName, str) else props.deviceName
+        self.info = DeviceInfo(
+            name=f"vulkan:{index}", kind="vulkan", language="spirv",
+            description=f"{name} (Vulkan {props.apiVersion >> 22}."
+                        f"{(props.apiVersion >> 12) & 0x3FF})",
+            float64=bool(feats.shaderFloat64), float16=False, complex=False,
+            compute_units=os.cpu_count() or 1,
+            max_work_group=int(min(limits.maxComputeWorkGroupInvocations,
+                                   limits.maxComputeWorkGroupSize[0])),
+            local_memory=int(limits.maxComputeSharedMemorySize), simd_lanes=1,
+            style="threads", launch_bounds=True, total_memory=int(total))
+        self.max_buffer = int(limits.maxStorageBufferRange)
+        self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
+
+    # -- memory ------------------------------------------------------------------------------
+    def _memory_type(self, bits: int, want: int) -> int | None:
+        for i, (flags, _heap) in enumerate(self.memory_types):
+            if bits & (1 << i) and flags & want == want:
+                return i
+        return None
+
+    def _raw_alloc(self, nbytes: int) -> _Allocation:
+        vk = _vk
+        if nbytes > self.max_buffer:
+            raise MemoryError(f"cannot allocate {nbytes} bytes on device {self.info.name}: "
+                              f"a storage buffer holds at most {self.max_buffer} bytes here")
+        usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+                 | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+        buf = vk.vkCreateBuffer(self.handle, vk.VkBufferCreateInfo(
+            size=nbytes, usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
+        req = vk.vkGetBufferMemoryRequirements(self.handle, buf)
+        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+        kind = self._memory_type(req.memoryTypeBits,
+                                 visible | vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+        if kind is None:
+            kind = self._memory_type(req.memoryTypeBits, vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+        if kind is None:
+            kind = self._memory_type(req.memoryTypeBits, visible)
+        if kind is None:
+            vk.vkDestroyBuffer(self.handle, buf, None)
+            raise MemoryError(f"{self.info.name}: no memory type for a storage buffer")
+        try:
+            mem = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
+                allocationSize=req.size, memoryTypeIndex=kind), None)
+        except (vk.VkErrorOutOfDeviceMemory, vk.VkErrorOutOfHostMemory):
+            vk.vkDestroyBuffer(self.handle, buf, None)
+            raise MemoryError(f"cannot allocate {nbytes} bytes on device "
+                              f"{self.info.name}") from None
+        vk.vkBindBufferMemory(self.handle, buf, mem, 0)
+        view = None
+        if self.memory_types[kind][0] & visible == visible:
+            mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
+            view = np.frombuffer(mapped, np.uint8, nbytes)
+        return _Allocation(buf, mem, nbytes, view)
+
+    def _raw_free(self, handle: _Allocation) -> None:
+        vk = _vk
+        with contextlib.suppress(Exception):
+            if handle.view is not None:
+                vk.vkUnmapMemory(self.handle, handle.memory)
+            vk.vkDestroyBuffer(self.handle, handle.buffer, None)
+            vk.vkFreeMemory(self.handle, handle.memory, None)
+
+    def copy_in(self, buffer: Buffer, data: np.ndarray) -> None:
+        raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+        if raw.size != buffer.nbytes and not (raw.size == 0 and buffer.nbytes <= 1):
+            raise ValueError(f"copy_in: {raw.size} bytes into a {buffer.nbytes}-byte buffer")
+        if raw.size == 0:
+            return
+        if buffer.handle.view is not None:
+            buffer.handle.view[:raw.size] = raw
+            return
+        staging = self._staging(raw.size)
+        staging.view[:raw.size] = raw
+        self._copy(staging, buffer.handle, raw.size)
+        self._raw_free(staging)
+
+    def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
+                 while_waiting: Any = None, into: np.ndarray | None = None) -> np.ndarray:
+        start, end = byte_range(buffer, start, stop)
+        if while_waiting is not None:
+            while_waiting()
+        if buffer.handle.view is not None:
+            out = buffer.handle.view[start:end].copy()
+        else:
+            staging = self._staging(end - start)
+            self._copy(buffer.handle, staging, end - start, src_offset=start)
+            out = staging.view[:end - start].copy()
+            self._raw_free(staging)
+        if into is not None:
+            into[...] = out
+            return into
+        out.flags.writeable = False
+        return out
+
+    def _staging(self, nbytes: int) -> _Allocation:
+        vk = _vk
+        buf = vk.vkCreateBuffer(self.handle, vk.VkBufferCreateInfo(
+            size=nbytes, usage=vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+            | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE),
+            None)
+        req = vk.vkGetBufferMemoryRequirements(self.handle, buf)
+        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+        kind = self._memory_type(req.memoryTypeBits, visible)
+        mem = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
+            allocationSize=req.size, memoryTypeIndex=kind), None)
+        vk.vkBindBufferMemory(self.handle, buf, mem, 0)
+        mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
+        return _Allocation(buf, mem, nbytes, np.frombuffer(mapped, np.uint8, nbytes))
+
+    def _copy(self, src: _Allocation, dst: _Allocation, nbytes: int, src_offset: int = 0) -> None:
+        vk = _vk
+        with self.lock:
+            cb = self.begin()
+            vk.vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, [vk.VkBufferCopy(
+                srcOffset=src_offset, dstOffset=0, size=nbytes)])
+            self.run(cb)
+
+    # -- command buffers ---------------------------------------------------------------------
+    def begin(self) -> Any:
+        """The device's command buffer, reset and begun, after a barrier that makes every
+        earlier write visible (launches are in order, and each sees the last's results)."""
+        vk = _vk
+        cb = self.command_buffer
+        vk.vkResetCommandBuffer(cb, 0)
+        vk.vkBeginCommandBuffer(cb, vk.VkCommandBufferBeginInfo(
+            flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
+        every = (vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT
+                 | vk.VK_ACCESS_TRANSFER_READ_BIT | vk.VK_ACCESS_TRANSFER_WRITE_BIT
+                 | vk.VK_ACCESS_HOST_READ_BIT | vk.VK_ACCESS_HOST_WRITE_BIT)
+        vk.vkCmdPipelineBarrier(cb, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                                vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
+                                [vk.VkMemoryBarrier(srcAccessMask=every, dstAccessMask=every)],
+                                0, None, 0, None)
+        return cb
+
+    def run(self, cb: Any) -> None:
+        """End ``cb``, submit it and wait for it."""
+        vk = _vk
+        vk.vkEndCommandBuffer(cb)
+        vk.vkResetFences(self.handle, 1, [self.fence])
+        vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1,
+                                                         pCommandBuffers=[cb])], self.fence)
+        vk.vkWaitForFences(self.handle, 1, [self.fence], vk.VK_TRUE, 2 ** 63 - 1)
+
+    # -- compute -----------------------------------------------------------------------------
+    def compile(self, source: Any, ir: Any) -> Program:
+        if not hasattr(source, "binary"):
+            raise ValueError(f"{self.info.name}: compile takes a SPIR-V module "
+                             f"(_codegen.spirv), not {type(source).__name__}")
+        return VulkanProgram(self, ir.name, source, dict(ir.meta), len(ir.buffers))
+
+    def synchronize(self) -> None:
+        with self.lock:
+            _vk.vkQueueWaitIdle(self.queue)
+
+
+def discover() -> tuple[list[VulkanDevice], list[str]]:
+    """Every physical device with a compute queue, and why there are none where none is."""
+    try:
+        vk = _load()
+    except (ImportError, OSError) as e:    # (OSError: the package is there, the loader not)
+        return [], [f"vulkan: the vulkan package or the Vulkan loader is missing ({e})"]
+    try:
+        app = vk.VkApplicationInfo(pApplicationName="zyxarray", applicationVersion=1,
+                                   pEngineName="zyxarray", engineVersion=1,
+                                   apiVersion=vk.VK_MAKE_VERSION(1, 2, 0))
+        instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(pApplicationInfo=app), None)
+        physical = vk.vkEnumeratePhysicalDevices(instance)
+    except Exception as e:       # no driver (VK_ERROR_INCOMPATIBLE_DRIVER), ...
+        return [], [f"vulkan: no usable driver ({type(e).__name__}: {e})"]
+    devices, reasons = [], []
+    for p in physical:
+        families = vk.vkGetPhysicalDeviceQueueFamilyProperties(p)
+        if not any(f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT for f in families):
+            continue
+        try:
+            devices.append(VulkanDevice(len(devices), instance, p))
+        except Exception as e:
+            reasons.append(f"vulkan: a device could not be opened ({type(e).__name__}: {e})")
+    if not devices and not reasons:
+        reasons.append("vulkan: no physical device with a compute queue")
+    return devices, reasons
+
