@@ -686,7 +686,9 @@ class SpirvRenderer:
             # x // -1 is -x (wrapping at MIN, as C's unsigned negation); x % -1 is 0
             safe = m.value(OpSelect, t, minus1, one, safe)
             q = m.value(OpSDiv, t, x, safe)
-            r = m.value(OpSRem, t, x, safe)
+            # (x - q * y, not OpSRem: NVIDIA's driver gives OpSRem of a negative dividend as
+            # an unsigned remainder, -10 rem 5 = 1; its OpSDiv truncates as it should)
+            r = m.value(OpISub, t, x, m.value(OpIMul, t, q, safe))
             adjust = m.value(OpLogicalAnd, b, m.value(OpINotEqual, b, r, zero),
                              m.value(OpLogicalNotEqual, b,
                                      m.value(OpSLessThan, b, r, zero),
