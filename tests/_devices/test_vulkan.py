@@ -43,7 +43,7 @@ def _run(dev: Any, y: xp.Array) -> tuple[np.ndarray, str]:
     buffers += [dev.alloc(max(n * d.itemsize, 1)) for d, n in scratch(c)]
     for phase in range(phases(c)):
         kernel = lower(c, "k", phase)
-        dev.compile(render(kernel, "spirv"), kernel)(buffers, c.ints, c.floats)
+        out.ready = dev.compile(render(kernel, "spirv"), kernel)(buffers, c.ints, c.floats)
     dt = plan.output.dtype
     raw = dev.copy_out(out)[:plan.output.nbytes]
     got = np.frombuffer(raw.tobytes(), np.uint8 if dt == np.bool_ else dt).astype(dt)
@@ -122,6 +122,49 @@ def test_buffers_round_trip_and_are_pooled(vk: Any) -> None:
     handle = b.handle
     del b
     assert vk.alloc(data.nbytes).handle is handle       # the block came back from the pool
+
+
+def test_memory_the_host_cannot_see_goes_through_staging(
+        vk: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Device-local memory without a host mapping (a discrete GPU's): copies in and out
+    go through a staging buffer and a transfer on the queue."""
+    monkeypatch.setattr(vk, "mapped_memory", False)
+    monkeypatch.setattr(vk, "pool", type(vk.pool)("vulkan:staging", vk._raw_alloc,
+                                                  vk._raw_free, 0))
+    data = np.linspace(-1, 1, 777)
+    b = vk.alloc(data.nbytes)
+    assert b.handle.view is None
+    vk.copy_in(b, data)
+    np.testing.assert_array_equal(np.frombuffer(vk.copy_out(b).tobytes(), np.float64), data)
+    assert bytes(vk.copy_out(b, 16, 24)) == data[2:3].tobytes()
+    got, _ = _run(vk, xp.sum(xp.asarray(_F), axis=1, keepdims=True))
+    np.testing.assert_allclose(got, _F.sum(axis=1, keepdims=True), rtol=2e-5, atol=1e-4)
+
+
+def test_launches_are_asynchronous_events_on_a_timeline(vk: Any) -> None:
+    """Launches return at once with an event (a timeline value); a read waits for its
+    buffer's event; what a launch holds comes back once the device passes it."""
+    x = xp.asarray(_F)
+    y = x * 3 - 1
+    (plan,) = schedule([y._node])
+    c = canonicalize(plan, vk.info)
+    src = vk.alloc(_F.nbytes)
+    vk.copy_in(src, _F)
+    events = []
+    outs = []
+    kernel = lower(c, "k")
+    prog = vk.compile(render(kernel, "spirv"), kernel)
+    for _ in range(5):
+        out = vk.alloc(_F.nbytes)
+        out.ready = prog([src, out], c.ints, c.floats)
+        events.append(out.ready)
+        outs.append(out)
+    assert [e.value for e in events] == sorted(e.value for e in events)
+    got = np.frombuffer(vk.copy_out(outs[-1]).tobytes(), np.float32).reshape(_F.shape)
+    np.testing.assert_allclose(got, _F * 3 - 1, rtol=1e-6)
+    assert events[-1].done()
+    vk.synchronize()
+    assert all(e.done() for e in events) and not vk.in_flight
 
 
 def test_info_comes_from_the_device(vk: Any) -> None:

@@ -15,8 +15,10 @@ registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docst
 - programs: a shader module and compute pipeline per kernel, one storage-buffer binding per
   kernel buffer plus the int64 and float argument buffers, a push constant that offsets the
   work-group id so that a grid beyond ``maxComputeWorkGroupCount`` runs as several dispatches;
-- each launch is submitted and waited for (a fence) before it returns: launches are
-  synchronous for now, so every event is complete.
+- launches are submitted asynchronously, each signalling the next value of a timeline
+  semaphore (the project's events: ``VulkanEvent``); a submission keeps its buffers, command
+  buffer and descriptor set until the device passes its value; reads wait for the buffer's
+  event; every command buffer opens with a barrier, so work runs in submission order.
 """
 
 from __future__ import annotations
@@ -39,6 +41,22 @@ def _load() -> Any:
         import vulkan
         _vk = vulkan
     return _vk
+
+
+class VulkanEvent(Event):
+    """A point on the device's timeline semaphore."""
+
+    __slots__ = ("device", "value")
+
+    def __init__(self, device: VulkanDevice, value: int) -> None:
+        self.device = device
+        self.value = value
+
+    def wait(self) -> None:
+        self.device.wait_value(self.value)
+
+    def done(self) -> bool:
+        return self.device.completed() >= self.value
 
 
 class _Allocation:
@@ -81,13 +99,21 @@ class VulkanProgram(Program):
                                                    module=self.module, pName="main")
         self.pipeline = vk.vkCreateComputePipelines(d, None, 1, [
             vk.VkComputePipelineCreateInfo(stage=stage, layout=self.layout)], None)[0]
-        self.pool = vk.vkCreateDescriptorPool(d, vk.VkDescriptorPoolCreateInfo(
-            flags=vk.VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, maxSets=1,
-            poolSizeCount=1, pPoolSizes=[vk.VkDescriptorPoolSize(
-                type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount=self.n_bindings)]),
-            None)
-        self.set = vk.vkAllocateDescriptorSets(d, vk.VkDescriptorSetAllocateInfo(
-            descriptorPool=self.pool, descriptorSetCount=1, pSetLayouts=[self.set_layout]))[0]
+        self.free_sets: list[Any] = []      # descriptor sets no launch in flight uses
+
+    def _descriptor_set(self) -> Any:
+        """A descriptor set for one launch: a free one, else from a new pool of 16."""
+        if self.free_sets:
+            return self.free_sets.pop()
+        vk = _vk
+        d = self.device.handle
+        pool = vk.vkCreateDescriptorPool(d, vk.VkDescriptorPoolCreateInfo(
+            maxSets=16, poolSizeCount=1, pPoolSizes=[vk.VkDescriptorPoolSize(
+                type=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                descriptorCount=16 * self.n_bindings)]), None)
+        self.free_sets.extend(vk.vkAllocateDescriptorSets(d, vk.VkDescriptorSetAllocateInfo(
+            descriptorPool=pool, descriptorSetCount=16, pSetLayouts=[self.set_layout] * 16)))
+        return self.free_sets.pop()
 
     def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
         if self.groups_arg is None:
@@ -101,28 +127,30 @@ class VulkanProgram(Program):
         dev.copy_in(args[0], np.asarray(ints if ints else [0], np.int64))
         dev.copy_in(args[1], np.asarray(floats if floats else [0.0], self.float_dtype))
         with dev.lock:
-            self._bind(list(buffers) + args)
-            dev.run(self._record(groups))
-        return COMPLETED
+            ds = self._descriptor_set()
+            self._bind(ds, list(buffers) + args)
+            # the buffers and the set stay with the submission until it completes
+            return dev.submit(self._record(ds, groups), (buffers, args),
+                              lambda: self.free_sets.append(ds))
 
-    def _bind(self, buffers: list[Buffer]) -> None:
+    def _bind(self, ds: Any, buffers: list[Buffer]) -> None:
         vk = _vk
         # (each range is the buffer's size: VK_WHOLE_SIZE is -1 in these bindings)
         writes = [vk.VkWriteDescriptorSet(
-            dstSet=self.set, dstBinding=i, descriptorCount=1,
+            dstSet=ds, dstBinding=i, descriptorCount=1,
             descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
             pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=b.handle.buffer, offset=0,
                                                    range=b.handle.size)])
             for i, b in enumerate(buffers)]
         vk.vkUpdateDescriptorSets(self.device.handle, len(writes), writes, 0, None)
 
-    def _record(self, groups: int) -> Any:
+    def _record(self, ds: Any, groups: int) -> Any:
         vk = _vk
         dev = self.device
         cb = dev.begin()
         vk.vkCmdBindPipeline(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.pipeline)
         vk.vkCmdBindDescriptorSets(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.layout, 0, 1,
-                                   [self.set], 0, None)
+                                   [ds], 0, None)
         limit = dev.max_groups
         for base in range(0, groups, limit):
             offset = vk.ffi.new("uint32_t[1]", [base])
@@ -145,7 +173,7 @@ class VulkanDevice(Device):
                            if f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT)
         v11 = vk.VkPhysicalDeviceVulkan11Features(storageBuffer16BitAccess=True)
         v12 = vk.VkPhysicalDeviceVulkan12Features(storageBuffer8BitAccess=True, shaderInt8=True,
-                                                  pNext=v11)
+                                                  timelineSemaphore=True, pNext=v11)
         enabled = vk.VkPhysicalDeviceFeatures(shaderFloat64=bool(feats.shaderFloat64),
                                               shaderInt64=True, shaderInt16=True)
         queue = vk.VkDeviceQueueCreateInfo(queueFamilyIndex=self.family, queueCount=1,
@@ -157,11 +185,13 @@ class VulkanDevice(Device):
         self.command_pool = vk.vkCreateCommandPool(self.handle, vk.VkCommandPoolCreateInfo(
             flags=vk.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
             queueFamilyIndex=self.family), None)
-        self.command_buffer = vk.vkAllocateCommandBuffers(self.handle,
-                                                          vk.VkCommandBufferAllocateInfo(
-            commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-            commandBufferCount=1))[0]
-        self.fence = vk.vkCreateFence(self.handle, vk.VkFenceCreateInfo(), None)
+        self.free_commands: list[Any] = []
+        kind = vk.VkSemaphoreTypeCreateInfo(semaphoreType=vk.VK_SEMAPHORE_TYPE_TIMELINE,
+                                            initialValue=0)
+        self.timeline = vk.vkCreateSemaphore(self.handle, vk.VkSemaphoreCreateInfo(pNext=kind),
+                                             None)
+        self.submitted = 0          # the timeline value the last submission signals
+        self.in_flight: list[tuple[int, Any, Any, Any]] = []   # (value, cb, keep, release)
         self.lock = threading.RLock()
         memory = vk.vkGetPhysicalDeviceMemoryProperties(physical)
         self.memory_types = [(memory.memoryTypes[i].propertyFlags,
@@ -184,6 +214,9 @@ class VulkanDevice(Device):
             local_memory=int(limits.maxComputeSharedMemorySize), simd_lanes=1,
             style="threads", launch_bounds=True, total_memory=int(total))
         self.max_buffer = int(limits.maxStorageBufferRange)
+        # host-visible memory is mapped and copied to directly; False forces the staging
+        # path that device-local memory the host cannot see takes (the tests use it)
+        self.mapped_memory = True
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
 
     # -- memory ------------------------------------------------------------------------------
@@ -223,7 +256,7 @@ class VulkanDevice(Device):
                               f"{self.info.name}") from None
         vk.vkBindBufferMemory(self.handle, buf, mem, 0)
         view = None
-        if self.memory_types[kind][0] & visible == visible:
+        if self.mapped_memory and self.memory_types[kind][0] & visible == visible:
             mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
             view = np.frombuffer(mapped, np.uint8, nbytes)
         return _Allocation(buf, mem, nbytes, view)
@@ -255,6 +288,7 @@ class VulkanDevice(Device):
         start, end = byte_range(buffer, start, stop)
         if while_waiting is not None:
             while_waiting()
+        buffer.ready.wait()
         if buffer.handle.view is not None:
             out = buffer.handle.view[start:end].copy()
         else:
@@ -285,20 +319,28 @@ class VulkanDevice(Device):
         return _Allocation(buf, mem, nbytes, np.frombuffer(mapped, np.uint8, nbytes))
 
     def _copy(self, src: _Allocation, dst: _Allocation, nbytes: int, src_offset: int = 0) -> None:
+        """A transfer on the queue, after everything queued before it; waited for."""
         vk = _vk
         with self.lock:
             cb = self.begin()
             vk.vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, [vk.VkBufferCopy(
                 srcOffset=src_offset, dstOffset=0, size=nbytes)])
-            self.run(cb)
+            event = self.submit(cb, None)
+        event.wait()
 
-    # -- command buffers ---------------------------------------------------------------------
+    # -- command buffers and the timeline ------------------------------------------------------
     def begin(self) -> Any:
-        """The device's command buffer, reset and begun, after a barrier that makes every
-        earlier write visible (launches are in order, and each sees the last's results)."""
+        """A command buffer, begun, that opens with a barrier making every earlier write
+        visible: submissions run in order on the one queue, each after the last's results."""
         vk = _vk
-        cb = self.command_buffer
-        vk.vkResetCommandBuffer(cb, 0)
+        self._reclaim()
+        if self.free_commands:
+            cb = self.free_commands.pop()
+            vk.vkResetCommandBuffer(cb, 0)
+        else:
+            cb = vk.vkAllocateCommandBuffers(self.handle, vk.VkCommandBufferAllocateInfo(
+                commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                commandBufferCount=1))[0]
         vk.vkBeginCommandBuffer(cb, vk.VkCommandBufferBeginInfo(
             flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
         every = (vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT
@@ -310,14 +352,46 @@ class VulkanDevice(Device):
                                 0, None, 0, None)
         return cb
 
-    def run(self, cb: Any) -> None:
-        """End ``cb``, submit it and wait for it."""
+    def submit(self, cb: Any, keep: Any, release: Any = None) -> VulkanEvent:
+        """End ``cb`` and submit it, signalling the next timeline value; ``keep`` (buffers)
+        lives and ``release`` runs once the work is complete. Returns its event."""
         vk = _vk
         vk.vkEndCommandBuffer(cb)
-        vk.vkResetFences(self.handle, 1, [self.fence])
-        vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(commandBufferCount=1,
-                                                         pCommandBuffers=[cb])], self.fence)
-        vk.vkWaitForFences(self.handle, 1, [self.fence], vk.VK_TRUE, 2 ** 63 - 1)
+        self.submitted += 1
+        value = self.submitted
+        timeline = vk.VkTimelineSemaphoreSubmitInfo(signalSemaphoreValueCount=1,
+                                                    pSignalSemaphoreValues=[value])
+        vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(
+            pNext=timeline, commandBufferCount=1, pCommandBuffers=[cb],
+            signalSemaphoreCount=1, pSignalSemaphores=[self.timeline])], None)
+        self.in_flight.append((value, cb, keep, release))
+        return VulkanEvent(self, value)
+
+    def completed(self) -> int:
+        """The last timeline value the device has reached."""
+        return int(_vk.vkGetSemaphoreCounterValue(self.handle, self.timeline))
+
+    def wait_value(self, value: int) -> None:
+        vk = _vk
+        if value <= 0 or self.completed() >= value:
+            return
+        vk.vkWaitSemaphores(self.handle, vk.VkSemaphoreWaitInfo(
+            semaphoreCount=1, pSemaphores=[self.timeline], pValues=[value]), 2 ** 63 - 1)
+
+    def _reclaim(self) -> None:
+        """Take back what completed submissions held (command buffers, descriptor sets)."""
+        if not self.in_flight:
+            return
+        done = self.completed()
+        still = []
+        for item in self.in_flight:
+            if item[0] <= done:
+                self.free_commands.append(item[1])
+                if item[3] is not None:
+                    item[3]()
+            else:
+                still.append(item)
+        self.in_flight = still
 
     # -- compute -----------------------------------------------------------------------------
     def compile(self, source: Any, ir: Any) -> Program:
@@ -327,8 +401,9 @@ class VulkanDevice(Device):
         return VulkanProgram(self, ir.name, source, dict(ir.meta), len(ir.buffers))
 
     def synchronize(self) -> None:
+        self.wait_value(self.submitted)
         with self.lock:
-            _vk.vkQueueWaitIdle(self.queue)
+            self._reclaim()
 
 
 def discover() -> tuple[list[VulkanDevice], list[str]]:
