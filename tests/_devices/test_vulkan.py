@@ -167,6 +167,14 @@ def test_launches_are_asynchronous_events_on_a_timeline(vk: Any) -> None:
     assert all(e.done() for e in events) and not vk.in_flight
 
 
+def test_pipelines_are_cached_on_disk(vk: Any) -> None:
+    """The driver's pipeline cache goes to the kernel cache directory after a compile (the
+    driver checks it against its identity when it reads it back)."""
+    _run(vk, xp.asarray(_F) * 5 + 2)
+    assert vk.cache_file is not None and vk.cache_file.exists()
+    assert vk.cache_file.stat().st_size > 0
+
+
 def test_info_comes_from_the_device(vk: Any) -> None:
     info = vk.info
     assert info.kind == "vulkan" and info.language == "spirv" and info.style == "threads"

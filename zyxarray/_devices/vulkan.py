@@ -12,9 +12,11 @@ registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docst
 - buffers in one allocation each, pooled by size (``MemoryPool``); host-visible memory is
   mapped once and copies are plain memory copies (lavapipe, integrated GPUs); device-local
   memory that the host cannot see is reached through a staging buffer;
-- programs: a shader module and compute pipeline per kernel, one storage-buffer binding per
-  kernel buffer plus the int64 and float argument buffers, a push constant that offsets the
-  work-group id so that a grid beyond ``maxComputeWorkGroupCount`` runs as several dispatches;
+- programs: a shader module and compute pipeline per kernel (pipelines through a
+  ``VkPipelineCache`` kept on disk in the kernel cache, ``vulkan/<model>.pipelines``), one
+  storage-buffer binding per kernel buffer plus the int64 and float argument buffers, a push
+  constant that offsets the work-group id so that a grid beyond ``maxComputeWorkGroupCount``
+  runs as several dispatches;
 - launches are submitted asynchronously, each signalling the next value of a timeline
   semaphore (the project's events: ``VulkanEvent``); a submission keeps its buffers, command
   buffer and descriptor set until the device passes its value; reads wait for the buffer's
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 _vk: Any = None
@@ -97,8 +100,9 @@ class VulkanProgram(Program):
             pPushConstantRanges=[push]), None)
         stage = vk.VkPipelineShaderStageCreateInfo(stage=vk.VK_SHADER_STAGE_COMPUTE_BIT,
                                                    module=self.module, pName="main")
-        self.pipeline = vk.vkCreateComputePipelines(d, None, 1, [
+        self.pipeline = vk.vkCreateComputePipelines(d, device.pipeline_cache, 1, [
             vk.VkComputePipelineCreateInfo(stage=stage, layout=self.layout)], None)[0]
+        device.save_pipeline_cache()
         self.free_sets: list[Any] = []      # descriptor sets no launch in flight uses
 
     def _descriptor_set(self) -> Any:
@@ -218,6 +222,32 @@ class VulkanDevice(Device):
         # path that device-local memory the host cannot see takes (the tests use it)
         self.mapped_memory = True
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
+        # compiled pipelines kept on disk (the driver's own format, checked by the driver
+        # against its identity: a stale or foreign cache is ignored, not an error)
+        self.cache_file: Any = None
+        initial = b""
+        if cache.enabled():
+            model = "".join(ch if ch.isalnum() else "_" for ch in self.info.description)
+            self.cache_file = cache.directory("vulkan") / f"{model[:100]}.pipelines"
+            with contextlib.suppress(OSError):
+                initial = self.cache_file.read_bytes()
+        info = vk.VkPipelineCacheCreateInfo(initialDataSize=len(initial),
+                                            pInitialData=initial or vk.ffi.NULL)
+        self.pipeline_cache = vk.vkCreatePipelineCache(self.handle, info, None)
+
+    def save_pipeline_cache(self) -> None:
+        """Write the pipeline cache to disk (atomically: a reader never sees half a file)."""
+        if self.cache_file is None:
+            return
+        vk = _vk
+        from vulkan._vulkan import lib  # (the package wraps no vkGetPipelineCacheData)
+        with contextlib.suppress(OSError):
+            size = vk.ffi.new("size_t*")
+            lib.vkGetPipelineCacheData(self.handle, self.pipeline_cache, size, vk.ffi.NULL)
+            data = vk.ffi.new("char[]", size[0])
+            if lib.vkGetPipelineCacheData(self.handle, self.pipeline_cache, size, data) == 0:
+                cache.store_bytes("vulkan", self.cache_file.stem, ".pipelines",
+                                  bytes(vk.ffi.buffer(data, size[0])))
 
     # -- memory ------------------------------------------------------------------------------
     def _memory_type(self, bits: int, want: int) -> int | None:
