@@ -29,6 +29,7 @@ class SpirvCheck:
         self.validator = validator
         self.info = DeviceInfo(**VULKAN_INFO_ARGS)   # type: ignore[arg-type]
         self.modules: dict[tuple, bytes] = {}
+        self.listings: dict[bytes, str] = {}     # module -> the kernel IR it came from
         self.unsupported: Counter[str] = Counter()
         self.errors: list[str] = []
 
@@ -56,7 +57,9 @@ class SpirvCheck:
             return
         try:
             for phase in range(phases(cc)):
-                self.modules[(cc.key, phase)] = render(lower(cc, "kernel", phase)).binary
+                src = render(lower(cc, "kernel", phase))
+                self.modules[(cc.key, phase)] = src.binary
+                self.listings[src.binary] = str(src)
         except SpirvUnsupported as e:
             self.unsupported[_why(str(e))] += 1
             self.modules[(cc.key, 0)] = b""          # (counted once per structure)
@@ -82,7 +85,8 @@ class SpirvCheck:
                 if dis:
                     listing = subprocess.run([dis, path], capture_output=True,
                                              text=True).stdout[-3000:]
-                return f"spirv-val rejected a module:\n{proc.stderr[-2000:]}\n{listing}"
+                return (f"spirv-val rejected a module:\n{proc.stderr[-2000:]}\n"
+                        f"{self.listings.get(data, '')[-3000:]}\n{listing}")
 
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
                 for result in pool.map(validate, enumerate(modules)):
