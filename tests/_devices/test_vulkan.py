@@ -160,8 +160,9 @@ def test_launches_are_asynchronous_events_on_a_timeline(vk: Any) -> None:
         events.append(out.ready)
         outs.append(out)
     assert [e.value for e in events] == sorted(e.value for e in events)
-    got = np.frombuffer(vk.copy_out(outs[-1]).tobytes(), np.float32).reshape(_F.shape)
-    np.testing.assert_allclose(got, _F * 3 - 1, rtol=1e-6)
+    for out in (outs[-1], outs[0]):
+        got = np.frombuffer(vk.copy_out(out).tobytes(), np.float32).reshape(_F.shape)
+        np.testing.assert_allclose(got, _F * 3 - 1, rtol=1e-6)
     assert events[-1].done()
     vk.synchronize()
     assert all(e.done() for e in events) and not vk.in_flight
@@ -173,6 +174,8 @@ def test_pipelines_are_cached_on_disk(vk: Any) -> None:
     _run(vk, xp.asarray(_F) * 5 + 2)
     assert vk.cache_file is not None and vk.cache_file.exists()
     assert vk.cache_file.stat().st_size > 0
+    again, reasons = vulkan_runtime.discover()      # a device opened over the saved cache
+    assert again and not reasons, reasons
 
 
 def test_info_comes_from_the_device(vk: Any) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .ir import BOOL, Instr, Kernel, Op, identity
+from .ir import BOOL, BOOL_RESULT, Instr, Kernel, Op, identity
 
 
 class SpirvUnsupported(ValueError):
@@ -73,7 +73,7 @@ CAP_SHADER, CAP_FLOAT64, CAP_INT64, CAP_INT16, CAP_INT8 = 1, 10, 11, 22, 39
 CAP_STORAGE_16, CAP_STORAGE_8 = 4433, 4448
 SC_INPUT, SC_WORKGROUP, SC_FUNCTION, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 1, 4, 7, 9, 12
 DEC_BLOCK, DEC_ARRAY_STRIDE, DEC_BUILTIN, DEC_NON_WRITABLE = 2, 6, 11, 24
-DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET = 33, 34, 35
+DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET, DEC_NO_CONTRACTION = 33, 34, 35, 42
 BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
 SCOPE_WORKGROUP = 2
 SEMANTICS_WORKGROUP = 0x8 | 0x100      # AcquireRelease | WorkgroupMemory
@@ -379,7 +379,12 @@ class SpirvRenderer:
         elif op is Op.BITCAST:
             self.ids[i] = m.value(OpBitcast, self.t(x.dtype), a[0])
         else:
-            self.ids[i] = self._alu(x, a)
+            v = self._alu(x, a)
+            if x.op in BOOL_RESULT and np.dtype(x.dtype) != BOOL:
+                # (a comparison may give its 0/1 as another dtype, as C's ``a != b`` does)
+                v = m.value(OpSelect, self.t(x.dtype), v, self.const(1, x.dtype),
+                            self.const(0, x.dtype))
+            self.ids[i] = v
 
     def _special(self, name: str) -> int:
         m = self.m
@@ -596,7 +601,10 @@ class SpirvRenderer:
         simple = {Op.ADD: (OpFAdd, OpIAdd), Op.SUB: (OpFSub, OpISub),
                   Op.MUL: (OpFMul, OpIMul)}
         if op in simple:
-            return m.value(simple[op][0 if f else 1], t, *a)
+            v = m.value(simple[op][0 if f else 1], t, *a)
+            if f:   # (no fused multiply-add: results match the other devices', as CUDA's
+                m.decorate(v, DEC_NO_CONTRACTION)   # --fmad=false does)
+            return v
         if op is Op.NEG:
             return m.value(OpFNegate if f else OpSNegate, t, a[0])
         if op is Op.DIV:

@@ -231,8 +231,9 @@ class VulkanDevice(Device):
             self.cache_file = cache.directory("vulkan") / f"{model[:100]}.pipelines"
             with contextlib.suppress(OSError):
                 initial = self.cache_file.read_bytes()
+        self._initial = vk.ffi.from_buffer(initial) if initial else vk.ffi.NULL
         info = vk.VkPipelineCacheCreateInfo(initialDataSize=len(initial),
-                                            pInitialData=initial or vk.ffi.NULL)
+                                            pInitialData=vk.ffi.cast("void*", self._initial))
         self.pipeline_cache = vk.vkCreatePipelineCache(self.handle, info, None)
 
     def save_pipeline_cache(self) -> None:
@@ -386,6 +387,15 @@ class VulkanDevice(Device):
         """End ``cb`` and submit it, signalling the next timeline value; ``keep`` (buffers)
         lives and ``release`` runs once the work is complete. Returns its event."""
         vk = _vk
+        # the work's writes made visible to the host, which reads mapped memory once the
+        # timeline value is reached (the barrier that opens each command buffer covers the
+        # device's own later reads)
+        vk.vkCmdPipelineBarrier(cb, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                                vk.VK_PIPELINE_STAGE_HOST_BIT, 0, 1, [vk.VkMemoryBarrier(
+                                    srcAccessMask=vk.VK_ACCESS_SHADER_WRITE_BIT
+                                    | vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+                                    dstAccessMask=vk.VK_ACCESS_HOST_READ_BIT)],
+                                0, None, 0, None)
         vk.vkEndCommandBuffer(cb)
         self.submitted += 1
         value = self.submitted
