@@ -19,8 +19,12 @@ accumulators are function arrays; ``GROUP_REDUCE``/``GROUP_SCAN`` go through wor
 memory and ``OpControlBarrier``. Values follow NumPy's semantics as the C dialects' do (NaN-
 propagating MAX/MIN, floor division and modulo, shifts past the width).
 
-Not rendered yet, refused with ``SpirvUnsupported`` naming the op: float16, complex
-numbers, and the transcendental functions (exp, log, sin, pow of floats, ...), which need
+float16 values are float32 in registers and uint16 in buffers, converted and rounded after
+each operation with arithmetic only (the C dialects' HALF helpers: frexp, ldexp, rint), so
+results match theirs bit for bit; the rounding goes through float64.
+
+Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers, integer
+powers, and the transcendental functions (exp, log, sin, pow of floats, ...), which need
 the project's own math routines in SPIR-V (GLSL.std.450 has no float64 versions and loose
 float32 accuracy).
 """
@@ -78,7 +82,7 @@ BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
 SCOPE_WORKGROUP = 2
 SEMANTICS_WORKGROUP = 0x8 | 0x100      # AcquireRelease | WorkgroupMemory
 GLSL_FABS, GLSL_SABS, GLSL_FLOOR, GLSL_CEIL, GLSL_TRUNC = 4, 5, 8, 9, 3
-GLSL_ROUND_EVEN, GLSL_SQRT = 2, 31
+GLSL_ROUND_EVEN, GLSL_SQRT, GLSL_FREXP_STRUCT, GLSL_LDEXP = 2, 31, 52, 53
 
 
 def _string(text: str) -> list[int]:
@@ -103,6 +107,7 @@ class Module:
         self.code: list[int] = []          # the function body
         self._types: dict[tuple, int] = {}
         self._consts: dict[tuple, int] = {}
+        self.value_types: dict[int, int] = {}   # value id -> its type id
         self.glsl: int | None = None
 
     def id(self) -> int:
@@ -121,6 +126,7 @@ class Module:
         """An instruction in the body that produces a value; its id."""
         r = self.id()
         self._op(self.code, opcode, type_id, r, *operands)
+        self.value_types[r] = type_id
         return r
 
     def decorate(self, target: int, *decoration: int) -> None:
@@ -146,6 +152,7 @@ class Module:
         if c is None:
             c = self._consts[key] = self.id()
             self._op(self.globals, OpConstant, type_id, c, *words)
+            self.value_types[c] = type_id
         return c
 
     def bool_const(self, value: bool) -> int:
@@ -177,6 +184,8 @@ class Module:
 
 # -- the renderer ------------------------------------------------------------------------------
 _INT_KINDS = "iu"
+F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+U16 = np.dtype(np.uint16)
 
 
 class SpirvRenderer:
@@ -215,8 +224,11 @@ class SpirvRenderer:
 
     # -- types -----------------------------------------------------------------------------
     def t(self, dtype: Any) -> int:
-        """The SPIR-V type of values of ``dtype`` (in registers)."""
+        """The SPIR-V type of values of ``dtype`` (in registers; float16 values are float32,
+        rounded to float16 after each operation, as the C dialects compute them)."""
         d = np.dtype(dtype)
+        if d == F16:
+            d = F32
         m = self.m
         if d == BOOL:
             return m.type(OpTypeBool)
@@ -238,7 +250,7 @@ class SpirvRenderer:
     def stored(self, dtype: Any) -> np.dtype:
         """The dtype a buffer holds for values of ``dtype`` (bool as uint8)."""
         d = np.dtype(dtype)
-        return np.dtype(np.uint8) if d == BOOL else d
+        return np.dtype(np.uint8) if d == BOOL else (U16 if d == F16 else d)
 
     def ptr(self, storage: int, type_id: int) -> int:
         return self.m.type(OpTypePointer, storage, type_id)
@@ -248,7 +260,9 @@ class SpirvRenderer:
         if d == BOOL:
             return self.m.bool_const(bool(value))
         t = self.t(d)
-        if d.kind == "f":
+        if d == F16:
+            raw = np.array(value).astype(F16).astype(F32).tobytes()
+        elif d.kind == "f":
             raw = np.array(value).astype(d).tobytes()
         else:
             # (a literal narrower than a word fills it: sign-extended if signed)
@@ -350,6 +364,8 @@ class SpirvRenderer:
             if dt == BOOL:
                 value = m.value(OpSelect, self.t(np.uint8), value, self.const(1, np.uint8),
                                 self.const(0, np.uint8))
+            elif dt == F16:
+                value = self._f2h(value)
             m.op(OpStore, self._element_ptr(a[0], dt, a[1]), value)
         elif op is Op.ACC:
             self.ids[i] = self._acc(x)
@@ -358,6 +374,8 @@ class SpirvRenderer:
             p = self._acc_ptr(acc, a[0], a[1])
             cur = m.value(OpLoad, self.t(acc.dtype), p)
             new = self._combine(Op(acc.arg[0]), acc.dtype, cur, a[2])
+            if op is Op.ACC_SCAN and acc.dtype == F16:     # (a running float16 value)
+                new = self._rh(new)
             m.op(OpStore, p, new)
             if op is Op.ACC_SCAN:
                 self.ids[i] = new
@@ -370,7 +388,7 @@ class SpirvRenderer:
             for lane in range(1, acc.arg[1]):
                 w = m.value(OpLoad, self.t(acc.dtype), self._acc_ptr(acc, a[0], None, lane))
                 v = self._combine(Op(acc.arg[0]), acc.dtype, v, w)
-            self.ids[i] = v
+            self.ids[i] = self._rh(v) if acc.dtype == F16 else v   # (rounded once)
         elif op in (Op.GROUP_REDUCE, Op.GROUP_SCAN):
             self.ids[i] = self._group(x, a[0])
         elif op is Op.CAST:
@@ -380,6 +398,8 @@ class SpirvRenderer:
             self.ids[i] = m.value(OpBitcast, self.t(x.dtype), a[0])
         else:
             v = self._alu(x, a)
+            if np.dtype(x.dtype) == F16 and x.op not in BOOL_RESULT:
+                v = self._rh(v)
             if x.op in BOOL_RESULT and np.dtype(x.dtype) != BOOL:
                 # (a comparison may give its 0/1 as another dtype, as C's ``a != b`` does)
                 v = m.value(OpSelect, self.t(x.dtype), v, self.const(1, x.dtype),
@@ -446,7 +466,7 @@ class SpirvRenderer:
             index = m.value(OpSelect, self.t(np.int64), a[2], index, self.const(0, np.int64))
         raw = m.value(OpLoad, self.t(self.stored(dt)), self._element_ptr(a[0], dt, index))
         v = m.value(OpINotEqual, self.t(BOOL), raw, self.const(0, np.uint8)) \
-            if dt == BOOL else raw
+            if dt == BOOL else (self._h2f(raw) if dt == F16 else raw)
         if len(a) == 3:
             v = m.value(OpSelect, self.t(dt), a[2], v, self.const(0 if dt != BOOL else False, dt))
         return v
@@ -549,6 +569,16 @@ class SpirvRenderer:
         s, d = np.dtype(src), np.dtype(dst)
         if s == d:
             return v
+        if d == F16:      # one rounding, from the value as a double
+            if s == BOOL:
+                return m.value(OpSelect, self.t(F32), v, self.const(1.0, F32),
+                               self.const(0.0, F32))
+            wide = v if s == F64 else self._cast(v, F32 if s == F16 else s, F64)
+            return self._rh(wide)
+        if s == F16:
+            s = F32
+            if s == d:
+                return v
         if d == BOOL:
             zero = self.const(0, s)
             return m.value(OpFUnordNotEqual if s.kind == "f" else OpINotEqual, self.t(BOOL),
@@ -573,6 +603,9 @@ class SpirvRenderer:
         op, d = x.op, np.dtype(x.dtype)
         if dts is None:
             dts = [np.dtype(self.ins[s].dtype) for s in x.srcs]
+        # float16 is computed in float32 (the caller rounds the result)
+        d = F32 if d == F16 else d
+        dts = [F32 if s == F16 else s for s in dts]
         src = dts[1] if op is Op.WHERE else (dts[0] if dts else d)
         kind = src.kind
         t, b = self.t(d), self.t(BOOL)
@@ -676,6 +709,95 @@ class SpirvRenderer:
                                    f"rendered yet")
         raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
                                f"yet (it needs the project's math routines)")
+
+    # -- float16 (as the C dialects' HALF helpers: arithmetic only) --------------------------
+    def _frexp_exponent(self, x: int, dtype: np.dtype) -> int:
+        """The exponent ``e`` of ``frexp(x)`` (int32)."""
+        m = self.m
+        i32 = self.t(np.int32)
+        pair = m.type(OpTypeStruct, self.t(dtype), i32)
+        both = m.value(OpExtInst, pair, m.ext(), GLSL_FREXP_STRUCT, x)
+        return m.value(OpCompositeExtract, i32, both, 1)
+
+    def _rh(self, x: int) -> int:
+        """The float16 nearest ``x`` (a float32 or float64 value; ties to even, one rounding
+        from the double), as float32: NumPy's rounding of each float16 result."""
+        m = self.m
+        f32, f64, b = self.t(F32), self.t(F64), self.t(BOOL)
+        if not self.fp64:
+            raise SpirvUnsupported(f"{self.k.name}: float16 needs float64 for its rounding")
+        d = x if self._type_of(x) == f64 else m.value(OpFConvert, f64, x)
+        a = self._glsl(GLSL_FABS, f64, d)
+        tiny = m.value(OpFOrdLessThan, b, a, self.const(6.103515625e-05, F64))
+        sub = m.value(OpFMul, f64, self._glsl(GLSL_ROUND_EVEN, f64, m.value(
+            OpFMul, f64, d, self.const(16777216.0, F64))), self.const(5.9604644775390625e-08, F64))
+        e = self._frexp_exponent(a, F64)
+        scale = self._glsl(GLSL_LDEXP, f64, self.const(1.0, F64),
+                           m.value(OpISub, self.t(np.int32), self.const(11, np.int32), e))
+        norm = m.value(OpFDiv, f64, self._glsl(GLSL_ROUND_EVEN, f64,
+                                               m.value(OpFMul, f64, d, scale)), scale)
+        r = m.value(OpSelect, f64, tiny, sub, norm)
+        inf = self.const(np.inf, F64)
+        signed_inf = m.value(OpSelect, f64, m.value(OpFOrdLessThan, b, d, self.const(0.0, F64)),
+                             self.const(-np.inf, F64), inf)
+        big = m.value(OpLogicalNot, b, m.value(OpFOrdLessThan, b, a, self.const(65520.0, F64)))
+        r = m.value(OpSelect, f64, big, m.value(OpSelect, f64, m.value(OpIsNan, b, d), d,
+                                                 signed_inf), r)
+        return m.value(OpFConvert, f32, r)
+
+    def _type_of(self, value: int) -> int:
+        """The type id of a value (for _rh's input: float32 or float64)."""
+        return self.m.value_types.get(value, -1)
+
+    def _h2f(self, h: int) -> int:
+        """A float16's 16 bits (uint16) as its float32 value."""
+        m = self.m
+        u32, i32, f32, b = self.t(np.uint32), self.t(np.int32), self.t(F32), self.t(BOOL)
+        w = m.value(OpUConvert, u32, h)
+        e = m.value(OpBitwiseAnd, u32, m.value(OpShiftRightLogical, u32, w,
+                                               self.const(10, np.uint32)),
+                    self.const(31, np.uint32))
+        f = m.value(OpBitwiseAnd, u32, w, self.const(1023, np.uint32))
+        sub = self._glsl(GLSL_LDEXP, f32, m.value(OpConvertUToF, f32, f),
+                         self.const(-24, np.int32))
+        norm = self._glsl(GLSL_LDEXP, f32, m.value(OpConvertUToF, f32, m.value(
+            OpIAdd, u32, f, self.const(1024, np.uint32))), m.value(
+            OpISub, i32, m.value(OpBitcast, i32, e), self.const(25, np.int32)))
+        special = m.value(OpSelect, f32, m.value(OpINotEqual, b, f, self.const(0, np.uint32)),
+                          self.const(np.nan, F32), self.const(np.inf, F32))
+        v = m.value(OpSelect, f32, m.value(OpIEqual, b, e, self.const(31, np.uint32)),
+                    special, norm)
+        v = m.value(OpSelect, f32, m.value(OpIEqual, b, e, self.const(0, np.uint32)), sub, v)
+        neg = m.value(OpINotEqual, b, m.value(OpBitwiseAnd, u32, w,
+                                              self.const(0x8000, np.uint32)),
+                      self.const(0, np.uint32))
+        return m.value(OpSelect, f32, neg, m.value(OpFNegate, f32, v), v)
+
+    def _f2h(self, x: int) -> int:
+        """A float32 holding a float16 value as the float16's 16 bits (uint16)."""
+        m = self.m
+        u32, i32, f32, b = self.t(np.uint32), self.t(np.int32), self.t(F32), self.t(BOOL)
+        bits = m.value(OpBitcast, i32, x)
+        sign = m.value(OpSelect, u32, m.value(OpSLessThan, b, bits, self.const(0, np.int32)),
+                       self.const(0x8000, np.uint32), self.const(0, np.uint32))
+        a = self._glsl(GLSL_FABS, f32, x)
+        tiny = m.value(OpConvertFToU, u32, m.value(OpFMul, f32, a,
+                                                    self.const(16777216.0, F32)))
+        frac = m.value(OpExtInst, m.type(OpTypeStruct, f32, i32), m.ext(),
+                       GLSL_FREXP_STRUCT, a)
+        mant = m.value(OpCompositeExtract, f32, frac, 0)
+        e = m.value(OpCompositeExtract, i32, frac, 1)
+        top = m.value(OpShiftLeftLogical, u32, m.value(OpBitcast, u32, m.value(
+            OpIAdd, i32, e, self.const(14, np.int32))), self.const(10, np.uint32))
+        low = m.value(OpConvertFToU, u32, m.value(OpFSub, f32, m.value(
+            OpFMul, f32, mant, self.const(2048.0, F32)), self.const(1024.0, F32)))
+        r = m.value(OpBitwiseOr, u32, top, low)
+        r = m.value(OpSelect, u32, m.value(OpFOrdLessThan, b, a,
+                                           self.const(6.103515625e-05, F32)), tiny, r)
+        r = m.value(OpSelect, u32, m.value(OpFOrdGreaterThan, b, a, self.const(65504.0, F32)),
+                    self.const(0x7C00, np.uint32), r)
+        r = m.value(OpSelect, u32, m.value(OpIsNan, b, a), self.const(0x7E00, np.uint32), r)
+        return m.value(OpUConvert, self.t(U16), m.value(OpBitwiseOr, u32, sign, r))
 
     def _glsl(self, code: int, t: int, *args: int) -> int:
         return self.m.value(OpExtInst, t, self.m.ext(), code, *args)
