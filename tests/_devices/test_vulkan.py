@@ -80,6 +80,10 @@ CASES: dict[str, tuple[Any, Any]] = {
                           lambda x, i: x.astype(np.float64) * 3 + i),
     "int8 wraps": (lambda x, i: xp.astype(i, xp.int8) * 5, lambda x, i: i.astype(np.int8) * 5),
     "bool": (lambda x, i: (x > 0) & (i > 0), lambda x, i: (x > 0) & (i > 0)),
+    "integer power": (lambda x, i: (i % 9 - 4) ** (i % 7), lambda x, i: (i % 9 - 4) ** (i % 7)),
+    "copysign and nextafter": (lambda x, i: xp.copysign(x, -x * (i % 2)) + xp.nextafter(x, i * 1.0),
+                               lambda x, i: np.copysign(x, -x * (i % 2))
+                               + np.nextafter(x, (i * 1.0).astype(np.float32))),
     "rounding": (lambda x, i: xp.floor(x) + xp.round(x * 2) + xp.abs(x) + xp.sqrt(xp.abs(x)),
                  lambda x, i: np.floor(x) + np.round(x * 2) + np.abs(x) + np.sqrt(np.abs(x))),
 }

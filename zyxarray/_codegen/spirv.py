@@ -23,8 +23,8 @@ float16 values are float32 in registers and uint16 in buffers, converted and rou
 each operation with arithmetic only (the C dialects' HALF helpers: frexp, ldexp, rint), so
 results match theirs bit for bit; the rounding goes through float64.
 
-Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers, integer
-powers, and the transcendental functions (exp, log, sin, pow of floats, ...), which need
+Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers and the
+transcendental functions (exp, log, sin, pow of floats, ...), which need
 the project's own math routines in SPIR-V (GLSL.std.450 has no float64 versions and loose
 float32 accuracy).
 """
@@ -705,8 +705,16 @@ class SpirvRenderer:
         if op in (Op.SHL, Op.SHR) and not f:
             return self._shift(op, d, a[0], a[1])
         if op is Op.POW and not f:
-            raise SpirvUnsupported(f"{self.k.name}: integer power in SPIR-V (a loop) is not "
-                                   f"rendered yet")
+            return self._int_pow(d, a[0], a[1])
+        if op is Op.COPYSIGN and f:
+            bits = np.dtype(f"u{d.itemsize}")
+            sign = self.const(1 << (8 * d.itemsize - 1), bits)
+            ua, ub = (m.value(OpBitcast, self.t(bits), v) for v in a)
+            mag = m.value(OpBitwiseAnd, self.t(bits), ua, m.value(OpNot, self.t(bits), sign))
+            return m.value(OpBitcast, t, m.value(OpBitwiseOr, self.t(bits), mag, m.value(
+                OpBitwiseAnd, self.t(bits), ub, sign)))
+        if op is Op.NEXTAFTER and f and x.dtype != F16:
+            return self._nextafter(d, a[0], a[1])
         raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
                                f"yet (it needs the project's math routines)")
 
@@ -832,6 +840,76 @@ class SpirvRenderer:
             return m.value(OpSelect, t, bad, zero, r)
         out = m.value(OpUDiv if op is Op.IDIV else OpUMod, t, x, safe)
         return m.value(OpSelect, t, bad, zero, out)
+
+    def _int_pow(self, d: np.dtype, base: int, exponent: int) -> int:
+        """NumPy's integer power: square-and-multiply over every bit of the exponent (a loop
+        of the width's length), wrapping; a negative exponent gives 1, -1 or 0 as C's
+        helper does (NumPy raises for it before a kernel runs)."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        bits = d.itemsize * 8
+        one, zero = self.const(1, d), self.const(0, d)
+        ptr = self.ptr(SC_FUNCTION, t)
+        r, xv, ev, counter = m.id(), m.id(), m.id(), m.id()
+        for var, tp in ((r, ptr), (xv, ptr), (ev, ptr),
+                        (counter, self.ptr(SC_FUNCTION, self.t(np.int32)))):
+            m._op(m.variables, OpVariable, tp, var, SC_FUNCTION)
+        m.op(OpStore, r, one)
+        m.op(OpStore, xv, base)
+        m.op(OpStore, ev, exponent)
+        m.op(OpStore, counter, self.const(0, np.int32))
+        header, cond, body, cont, merge = (m.id() for _ in range(5))
+        m.op(OpBranch, header)
+        m.op(OpLabel, header)
+        m.op(OpLoopMerge, merge, cont, 0)
+        m.op(OpBranch, cond)
+        m.op(OpLabel, cond)
+        k = m.value(OpLoad, self.t(np.int32), counter)
+        m.op(OpBranchConditional, m.value(OpSLessThan, b, k, self.const(bits, np.int32)),
+             body, merge)
+        m.op(OpLabel, body)
+        rv, x_, e_ = (m.value(OpLoad, t, v) for v in (r, xv, ev))
+        odd = m.value(OpINotEqual, b, m.value(OpBitwiseAnd, t, e_, one), zero)
+        m.op(OpStore, r, m.value(OpSelect, t, odd, m.value(OpIMul, t, rv, x_), rv))
+        m.op(OpStore, xv, m.value(OpIMul, t, x_, x_))
+        m.op(OpStore, ev, m.value(OpShiftRightLogical, t, e_, self.const(1, d)))
+        m.op(OpBranch, cont)
+        m.op(OpLabel, cont)
+        m.op(OpStore, counter, m.value(OpIAdd, self.t(np.int32), k, self.const(1, np.int32)))
+        m.op(OpBranch, header)
+        m.op(OpLabel, merge)
+        out = m.value(OpLoad, t, r)
+        if d.kind == "i":
+            negative = m.value(OpSLessThan, b, exponent, zero)
+            minus1 = self.const(-1, d)
+            special = m.value(OpSelect, t, m.value(OpIEqual, b, base, one), one, m.value(
+                OpSelect, t, m.value(OpIEqual, b, base, minus1), m.value(
+                    OpSelect, t, m.value(OpINotEqual, b, m.value(OpBitwiseAnd, t, exponent,
+                                                                 one), zero),
+                    minus1, one), zero))
+            out = m.value(OpSelect, t, negative, special, out)
+        return out
+
+    def _nextafter(self, d: np.dtype, x: int, y: int) -> int:
+        """The next float after ``x`` towards ``y`` (C99's nextafter, NumPy's)."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        it = np.dtype(f"i{d.itemsize}")
+        ti = self.t(it)
+        bits = m.value(OpBitcast, ti, x)
+        zero = self.const(0.0, d)
+        up = m.value(OpLogicalEqual, b, m.value(OpFOrdLessThan, b, x, y),
+                     m.value(OpFOrdGreaterThan, b, x, zero))
+        step = m.value(OpSelect, ti, up, self.const(1, it), self.const(-1, it))
+        moved = m.value(OpBitcast, t, m.value(OpIAdd, ti, bits, step))
+        # from a zero: the smallest subnormal with y's sign
+        tiny = m.value(OpBitcast, t, self.const(1, it))
+        neg_tiny = m.value(OpFNegate, t, tiny)
+        from_zero = m.value(OpSelect, t, m.value(OpFOrdLessThan, b, y, zero), neg_tiny, tiny)
+        out = m.value(OpSelect, t, m.value(OpFOrdEqual, b, x, zero), from_zero, moved)
+        out = m.value(OpSelect, t, m.value(OpFOrdEqual, b, x, y), y, out)
+        nan = m.value(OpLogicalOr, b, m.value(OpIsNan, b, x), m.value(OpIsNan, b, y))
+        return m.value(OpSelect, t, nan, m.value(OpFAdd, t, x, y), out)
 
     def _shift(self, op: Op, d: np.dtype, x: int, y: int) -> int:
         """Shifts past the width give 0 (or -1 for a negative signed value shifted right)."""
