@@ -23,10 +23,11 @@ float16 values are float32 in registers and uint16 in buffers, converted and rou
 each operation with arithmetic only (the C dialects' HALF helpers: frexp, ldexp, rint), so
 results match theirs bit for bit; the rounding goes through float64.
 
-Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers and the
-transcendental functions (exp, log, sin, pow of floats, ...), which need
-the project's own math routines in SPIR-V (GLSL.std.450 has no float64 versions and loose
-float32 accuracy).
+The transcendental functions are the project's own (``c_math``), translated to SPIR-V by
+``spirv_math`` (GLSL.std.450 has no float64 versions and loose float32 accuracy); hypot and
+logaddexp are built here from them.
+
+Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from . import c_math, spirv_math
 from .ir import BOOL, BOOL_RESULT, Instr, Kernel, Op, identity
 
 
@@ -82,7 +84,7 @@ BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
 SCOPE_WORKGROUP = 2
 SEMANTICS_WORKGROUP = 0x8 | 0x100      # AcquireRelease | WorkgroupMemory
 GLSL_FABS, GLSL_SABS, GLSL_FLOOR, GLSL_CEIL, GLSL_TRUNC = 4, 5, 8, 9, 3
-GLSL_ROUND_EVEN, GLSL_SQRT, GLSL_FREXP_STRUCT, GLSL_LDEXP = 2, 31, 52, 53
+GLSL_ROUND_EVEN, GLSL_SQRT, GLSL_FREXP_STRUCT, GLSL_LDEXP, GLSL_FMA = 2, 31, 52, 53, 50
 
 
 def _string(text: str) -> list[int]:
@@ -184,6 +186,8 @@ class Module:
 
 # -- the renderer ------------------------------------------------------------------------------
 _INT_KINDS = "iu"
+#: c_math's float32 helpers that evaluate the float64 one (they need float64 on the device)
+_WIDENED = frozenset({"asin", "acos", "atan", "atan2", "asinh", "acosh", "atanh"})
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 U16 = np.dtype(np.uint16)
 
@@ -715,6 +719,18 @@ class SpirvRenderer:
                 OpBitwiseAnd, self.t(bits), ub, sign)))
         if op is Op.NEXTAFTER and f and x.dtype != F16:
             return self._nextafter(d, a[0], a[1])
+        if op is Op.HYPOT and f:
+            return self._hypot(d, a[0], a[1])
+        if op is Op.LOGADDEXP and f:
+            return self._logaddexp(d, a[0], a[1])
+        name = op.value.lower()
+        if f and name in c_math.FUNCTIONS:
+            if d == F64 or (self.fp64 and name in _WIDENED):
+                # (c_math's float32 asin/acos/atan/... evaluate the float64 helper)
+                pass
+            elif d == F64:
+                raise SpirvUnsupported(f"{self.k.name}: {op.value} needs float64")
+            return spirv_math.Translator(self).call(name, "f32" if d == F32 else "f64", a)
         raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
                                f"yet (it needs the project's math routines)")
 
@@ -840,6 +856,53 @@ class SpirvRenderer:
             return m.value(OpSelect, t, bad, zero, r)
         out = m.value(OpUDiv if op is Op.IDIV else OpUMod, t, x, safe)
         return m.value(OpSelect, t, bad, zero, out)
+
+    def _hypot(self, d: np.dtype, x: int, y: int) -> int:
+        """C99's hypot: float32 in float64 (the sum of squares is then exact enough to round
+        once), float64 as max * sqrt(1 + (min/max)^2); inf wins over NaN."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        if d == F32 and self.fp64:
+            f64 = self.t(F64)
+            wx, wy = (m.value(OpFConvert, f64, v) for v in (x, y))
+            sq = m.value(OpFAdd, f64, m.value(OpFMul, f64, wx, wx),
+                         m.value(OpFMul, f64, wy, wy))
+            for v in (sq,):
+                m.decorate(v, DEC_NO_CONTRACTION)
+            h = m.value(OpFConvert, t, self._glsl(GLSL_SQRT, f64, sq))
+        else:
+            ax, ay = self._glsl(GLSL_FABS, t, x), self._glsl(GLSL_FABS, t, y)
+            gt = m.value(OpFOrdGreaterThan, b, ax, ay)
+            big = m.value(OpSelect, t, gt, ax, ay)
+            small = m.value(OpSelect, t, gt, ay, ax)
+            zero = self.const(0.0, d)
+            safe = m.value(OpSelect, t, m.value(OpFOrdEqual, b, big, zero), self.const(1.0, d),
+                           big)
+            ratio = m.value(OpFDiv, t, small, safe)
+            inner = m.value(OpFAdd, t, self.const(1.0, d), m.value(OpFMul, t, ratio, ratio))
+            h = m.value(OpFMul, t, big, self._glsl(GLSL_SQRT, t, inner))
+            for v in (inner, h):
+                m.decorate(v, DEC_NO_CONTRACTION)
+        nan = m.value(OpLogicalOr, b, m.value(OpIsNan, b, x), m.value(OpIsNan, b, y))
+        inf = m.value(OpLogicalOr, b, m.value(OpIsInf, b, x), m.value(OpIsInf, b, y))
+        h = m.value(OpSelect, t, nan, m.value(OpFAdd, t, x, y), h)
+        return m.value(OpSelect, t, inf, self.const(np.inf, d), h)
+
+    def _logaddexp(self, d: np.dtype, x: int, y: int) -> int:
+        """log(e^x + e^y) as the C dialects' helper: x + log1p(e^-(x-y)) for the larger x."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        suffix = "f32" if d == F32 else "f64"
+        tr = spirv_math.Translator(self)
+        diff = m.value(OpFSub, t, x, y)
+        neg = m.value(OpFNegate, t, self._glsl(GLSL_FABS, t, diff))
+        tail = tr.call("log1p", suffix, [tr.call("exp", suffix, [neg])])
+        top = m.value(OpSelect, t, m.value(OpFOrdGreaterThan, b, diff, self.const(0.0, d)),
+                      x, y)
+        out = m.value(OpFAdd, t, top, tail)
+        out = m.value(OpSelect, t, m.value(OpIsNan, b, diff), diff, out)
+        same = m.value(OpFAdd, t, x, self.const(0.6931471805599453094, d))
+        return m.value(OpSelect, t, m.value(OpFOrdEqual, b, x, y), same, out)
 
     def _int_pow(self, d: np.dtype, base: int, exponent: int) -> int:
         """NumPy's integer power: square-and-multiply over every bit of the exponent (a loop

@@ -24,8 +24,7 @@ RUNTIMES = ("cuda", "hip", "opencl", "cpu", "reference")
 #: runtimes that exist but offer no device yet, and why (``python -m zyxarray`` says so)
 UNDER_CONSTRUCTION = {
     "vulkan": "vulkan: the runtime and its SPIR-V renderer are under construction (issue "
-              "15: transcendental functions and complex numbers are not rendered yet); "
-              "no vulkan device is offered",
+              "15: complex numbers are not rendered yet); no vulkan device is offered",
 }
 
 _lock = threading.Lock()
