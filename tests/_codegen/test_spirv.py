@@ -67,6 +67,24 @@ def test_modules_validate(case: str, tmp_path: Path) -> None:
             assert strategy.startswith(case)
 
 
+@pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
+def test_float_controls_the_device_supports_are_requested(tmp_path: Path) -> None:
+    """Subnormals and signed zeros/inf/NaN are kept where the device can keep them
+    (SPV_KHR_float_controls execution modes from DeviceInfo.extra)."""
+    import dataclasses
+    info = dataclasses.replace(INFO, extra={"float_controls": [
+        ("denorm_preserve", 32), ("signed_zero_inf_nan_preserve", 32),
+        ("signed_zero_inf_nan_preserve", 64)]})
+    (plan,) = schedule([xp.exp(xp.asarray(np.ones(4, np.float32)))._node])
+    data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
+    path = tmp_path / "k.spv"
+    path.write_bytes(data)
+    done = subprocess.run(["spirv-val", "--target-env", "vulkan1.2", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert b"SPV_KHR_float_controls" in data
+
+
 def test_what_is_not_rendered_yet_is_refused_by_name() -> None:
     x = xp.asarray(np.ones((8, 8), np.float32))
     with pytest.raises(SpirvUnsupported, match="complex"):

@@ -158,6 +158,7 @@ def test_math_functions_are_the_projects_own(vk: Any, dtype: str) -> None:
     y = np.concatenate([rng.standard_normal(2000) * 4, rng.uniform(0, 3, 500),
                         [0.0, 1.0, np.nan, np.inf, -np.inf, 0.5, 2.0, -2.0, 3.0, 0.0, -0.0,
                          1.0, -1.0]]).astype(dt)
+    keeps = vk.info.extra.get("float_controls", ())
     with np.errstate(all="ignore"):
         for name in _MATH_1 + _MATH_2:
             args = (x,) if name in _MATH_1 else (x, y)
@@ -166,6 +167,10 @@ def test_math_functions_are_the_projects_own(vk: Any, dtype: str) -> None:
             ulps, special = _ulps(got, want)
             bound = 40 if name == "logaddexp" else 4      # (cancellation, in NumPy too)
             assert ulps <= bound, f"{name} {dtype}: {ulps} ulp"
+            if ("denorm_preserve", dt.itemsize * 8) not in keeps:
+                # a device that flushes subnormal results (NVIDIA's, for float32) gives 0
+                tiny = (want != 0) & (np.abs(want) < np.finfo(dt).tiny) & (got == 0)
+                got = np.where(tiny, want, got)
             np.testing.assert_array_equal(got[special], want[special],
                                           err_msg=f"{name} {dtype} special values")
 

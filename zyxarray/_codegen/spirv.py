@@ -186,6 +186,9 @@ class Module:
 
 # -- the renderer ------------------------------------------------------------------------------
 _INT_KINDS = "iu"
+#: SPV_KHR_float_controls: execution modes and the capabilities they need, by name
+FLOAT_CONTROL_MODES = {"denorm_preserve": 4459, "signed_zero_inf_nan_preserve": 4461}
+_FLOAT_CONTROL_CAPABILITY = {"denorm_preserve": 4464, "signed_zero_inf_nan_preserve": 4466}
 #: c_math's float32 helpers that evaluate the float64 one (they need float64 on the device)
 _WIDENED = frozenset({"asin", "acos", "atan", "atan2", "asinh", "acosh", "atanh"})
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -224,6 +227,12 @@ class SpirvRenderer:
         local = int(kernel.meta.get("local_size", 1))
         m._op(m.entry, OpEntryPoint, 5, main, *_string("main"), self.wg_var, self.lid_var)
         m._op(m.modes, OpExecutionMode, main, 17, local, 1, 1)       # LocalSize
+        # float controls the device supports: subnormals kept (NVIDIA flushes float32 ones
+        # otherwise), signed zeros, infinities and NaN kept through optimization
+        for mode, width in kernel.meta.get("float_controls", ()):
+            m.extensions.add("SPV_KHR_float_controls")
+            m.capabilities.add(_FLOAT_CONTROL_CAPABILITY[mode])
+            m._op(m.modes, OpExecutionMode, main, FLOAT_CONTROL_MODES[mode], width)
         return m.binary()
 
     # -- types -----------------------------------------------------------------------------

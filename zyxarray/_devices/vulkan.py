@@ -26,6 +26,7 @@ registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docst
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 from typing import Any
@@ -218,6 +219,21 @@ class VulkanDevice(Device):
             local_memory=int(limits.maxComputeSharedMemorySize), simd_lanes=1,
             style="threads", launch_bounds=True, total_memory=int(total))
         self.max_buffer = int(limits.maxStorageBufferRange)
+        controls = vk.VkPhysicalDeviceFloatControlsProperties()
+        vk.vkGetPhysicalDeviceProperties2(physical, vk.VkPhysicalDeviceProperties2(
+            pNext=controls))
+        float_controls = []
+        for width, denorm, signed in ((32, controls.shaderDenormPreserveFloat32,
+                                       controls.shaderSignedZeroInfNanPreserveFloat32),
+                                      (64, controls.shaderDenormPreserveFloat64,
+                                       controls.shaderSignedZeroInfNanPreserveFloat64)):
+            if width == 64 and not feats.shaderFloat64:
+                continue
+            if denorm:
+                float_controls.append(("denorm_preserve", width))
+            if signed:
+                float_controls.append(("signed_zero_inf_nan_preserve", width))
+        self.info = dataclasses.replace(self.info, extra={"float_controls": float_controls})
         # host-visible memory is mapped and copied to directly; False forces the staging
         # path that device-local memory the host cannot see takes (the tests use it)
         self.mapped_memory = True

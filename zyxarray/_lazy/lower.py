@@ -619,6 +619,9 @@ class _Lowerer:
             groups = self.strategy_args[self.phase]
             meta.update(local_size=self.c.lanes, fp64=self.c.info.float64,
                         groups_arg=self.b.instrs[groups].arg)
+            controls = self.c.info.extra.get("float_controls")
+            if controls:     # (float behaviour a device keeps only when asked: Vulkan)
+                meta.update(float_controls=tuple(controls))
         if self.scratch:
             meta.update(phase=self.phase)
         return self.b.finish(**meta)
