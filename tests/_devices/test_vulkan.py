@@ -84,6 +84,10 @@ CASES: dict[str, tuple[Any, Any]] = {
     "copysign and nextafter": (lambda x, i: xp.copysign(x, -x * (i % 2)) + xp.nextafter(x, i * 1.0),
                                lambda x, i: np.copysign(x, -x * (i % 2))
                                + np.nextafter(x, (i * 1.0).astype(np.float32))),
+    "float floor division and remainder (exact fmod)": (
+        lambda x, i: x * 1e6 % (x * 1e-3 + 2) + (x * 7) // (i % 5 + 0.5),
+        lambda x, i: x * np.float32(1e6) % (x * np.float32(1e-3) + np.float32(2))
+        + (x * np.float32(7)) // (i % 5 + np.float32(0.5))),
     "rounding": (lambda x, i: xp.floor(x) + xp.round(x * 2) + xp.abs(x) + xp.sqrt(xp.abs(x)),
                  lambda x, i: np.floor(x) + np.round(x * 2) + np.abs(x) + np.sqrt(np.abs(x))),
 }

@@ -17,7 +17,8 @@ Control flow is structured as SPIR-V requires: a ``RANGE`` is a loop (header, co
 body, continue and merge blocks, the counter in a function variable), an ``IF`` a selection;
 accumulators are function arrays; ``GROUP_REDUCE``/``GROUP_SCAN`` go through workgroup
 memory and ``OpControlBarrier``. Values follow NumPy's semantics as the C dialects' do (NaN-
-propagating MAX/MIN, floor division and modulo, shifts past the width).
+propagating MAX/MIN, floor division and modulo of integers and floats (on an exact fmod),
+shifts past the width).
 
 float16 values are float32 in registers and uint16 in buffers, converted and rounded after
 each operation with arithmetic only (the C dialects' HALF helpers: frexp, ldexp, rint), so
@@ -67,7 +68,7 @@ OpSelect, OpIEqual, OpINotEqual = 169, 170, 171
 OpUGreaterThan, OpSGreaterThan, OpUGreaterThanEqual, OpSGreaterThanEqual = 172, 173, 174, 175
 OpULessThan, OpSLessThan, OpULessThanEqual, OpSLessThanEqual = 176, 177, 178, 179
 OpFOrdEqual, OpFUnordNotEqual, OpFOrdLessThan, OpFOrdGreaterThan = 180, 183, 184, 186
-OpFOrdLessThanEqual = 188
+OpFOrdLessThanEqual, OpFOrdGreaterThanEqual = 188, 190
 OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical = 194, 195, 196
 OpBitwiseOr, OpBitwiseXor, OpBitwiseAnd, OpNot = 197, 198, 199, 200
 OpControlBarrier = 224
@@ -715,6 +716,8 @@ class SpirvRenderer:
             return m.value((OpSDiv if op is Op.IDIV else OpSRem), t, *a)
         if op in (Op.IDIV, Op.MOD) and not f:
             return self._int_divmod(op, d, a[0], a[1])
+        if op in (Op.IDIV, Op.MOD):
+            return self._float_divmod(op, d, a[0], a[1])
         if op in (Op.SHL, Op.SHR) and not f:
             return self._shift(op, d, a[0], a[1])
         if op is Op.POW and not f:
@@ -912,6 +915,88 @@ class SpirvRenderer:
         out = m.value(OpSelect, t, m.value(OpIsNan, b, diff), diff, out)
         same = m.value(OpFAdd, t, x, self.const(0.6931471805599453094, d))
         return m.value(OpSelect, t, m.value(OpFOrdEqual, b, x, y), same, out)
+
+    def _fmod(self, d: np.dtype, x: int, y: int) -> int:
+        """C's fmod, exact: |y| times the largest power of two not above the remainder is
+        subtracted until the remainder is below |y| (each subtraction is exact; a loop of
+        at most the exponents' difference)."""
+        m = self.m
+        t, b, i32 = self.t(d), self.t(BOOL), self.t(np.int32)
+        ax, ay = self._glsl(GLSL_FABS, t, x), self._glsl(GLSL_FABS, t, y)
+        bad = m.value(OpLogicalOr, b, m.value(OpLogicalOr, b, m.value(OpIsNan, b, x),
+                                               m.value(OpIsNan, b, y)),
+                      m.value(OpLogicalOr, b, m.value(OpIsInf, b, x),
+                              m.value(OpFOrdEqual, b, ay, self.const(0.0, d))))
+        big_y = m.value(OpIsInf, b, y)
+        one = self.const(1.0, d)
+        ay_safe = m.value(OpSelect, t, m.value(OpLogicalOr, b, bad, big_y), one, ay)
+        r0 = m.value(OpSelect, t, m.value(OpLogicalOr, b, bad, big_y), self.const(0.0, d),
+                     ax)
+        var = m.id()
+        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, t), var, SC_FUNCTION)
+        m.op(OpStore, var, r0)
+        header, cond, body, cont, merge = (m.id() for _ in range(5))
+        m.op(OpBranch, header)
+        m.op(OpLabel, header)
+        m.op(OpLoopMerge, merge, cont, 0)
+        m.op(OpBranch, cond)
+        m.op(OpLabel, cond)
+        r = m.value(OpLoad, t, var)
+        m.op(OpBranchConditional, m.value(OpFOrdGreaterThanEqual, b, r, ay_safe), body, merge)
+        m.op(OpLabel, body)
+        k = m.value(OpISub, i32, self._frexp_exponent(r, d), self._frexp_exponent(ay_safe, d))
+        step = self._glsl(GLSL_LDEXP, t, ay_safe, k)
+        half = self._glsl(GLSL_LDEXP, t, ay_safe, m.value(OpISub, i32, k,
+                                                           self.const(1, np.int32)))
+        step = m.value(OpSelect, t, m.value(OpFOrdGreaterThan, b, step, r), half, step)
+        diff = m.value(OpFSub, t, r, step)
+        m.decorate(diff, DEC_NO_CONTRACTION)
+        m.op(OpStore, var, diff)
+        m.op(OpBranch, cont)
+        m.op(OpLabel, cont)
+        m.op(OpBranch, header)
+        m.op(OpLabel, merge)
+        rem = m.value(OpLoad, t, var)
+        fake = Instr(Op.COPYSIGN, d, (0, 1))
+        rem = self._alu(fake, [rem, x], [d, d])
+        rem = m.value(OpSelect, t, big_y, x, rem)
+        return m.value(OpSelect, t, bad, self.const(np.nan, d), rem)
+
+    def _float_divmod(self, op: Op, d: np.dtype, a: int, b_: int) -> int:
+        """NumPy's floor division and remainder of floats (npy_divmod), as the C dialects'
+        helpers compute them, on an exact fmod."""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        zero = self.const(0.0, d)
+        mod = self._fmod(d, a, b_)
+        sign_differs = m.value(OpLogicalNotEqual, b, m.value(OpFOrdLessThan, b, b_, zero),
+                               m.value(OpFOrdLessThan, b, mod, zero))
+        nonzero = m.value(OpFUnordNotEqual, b, mod, zero)
+        fake = Instr(Op.COPYSIGN, d, (0, 1))
+        if op is Op.MOD:
+            shifted = m.value(OpSelect, t, sign_differs, m.value(OpFAdd, t, mod, b_), mod)
+            out = m.value(OpSelect, t, nonzero, shifted, self._alu(fake, [zero, b_], [d, d]))
+            return m.value(OpSelect, t, m.value(OpFOrdEqual, b, b_, zero), mod, out)
+        quotient = m.value(OpFDiv, t, a, b_)
+        d0 = m.value(OpFDiv, t, m.value(OpFSub, t, a, mod), b_)
+        d0 = m.value(OpSelect, t, m.value(OpLogicalAnd, b, nonzero, sign_differs),
+                     m.value(OpFSub, t, d0, self.const(1.0, d)), d0)
+        fl = self._glsl(GLSL_FLOOR, t, d0)
+        fl = m.value(OpSelect, t, m.value(OpFOrdGreaterThan, b, m.value(OpFSub, t, d0, fl),
+                                          self.const(0.5, d)),
+                     m.value(OpFAdd, t, fl, self.const(1.0, d)), fl)
+        out = m.value(OpSelect, t, m.value(OpFOrdEqual, b, d0, zero),
+                      self._alu(fake, [zero, quotient], [d, d]), fl)
+        a_fin = m.value(OpLogicalNot, b, m.value(OpLogicalOr, b, m.value(OpIsInf, b, a),
+                                                  m.value(OpIsNan, b, a)))
+        b_fin = m.value(OpLogicalNot, b, m.value(OpLogicalOr, b, m.value(OpIsInf, b, b_),
+                                                  m.value(OpIsNan, b, b_)))
+        plain = m.value(OpLogicalOr, b, m.value(OpFOrdEqual, b, b_, zero), m.value(
+            OpLogicalOr, b, m.value(OpLogicalAnd, b, m.value(OpIsInf, b, b_), a_fin),
+            m.value(OpLogicalAnd, b, m.value(OpIsInf, b, a), b_fin)))
+        for v in (d0,):
+            m.decorate(v, DEC_NO_CONTRACTION)
+        return m.value(OpSelect, t, plain, quotient, out)
 
     def _int_pow(self, d: np.dtype, base: int, exponent: int) -> int:
         """NumPy's integer power: square-and-multiply over every bit of the exponent (a loop
