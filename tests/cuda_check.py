@@ -31,14 +31,7 @@ class CudaCheck:
         self.errors: list[str] = []
 
     def install(self) -> None:
-        from zyxarray._lazy import realize
-        original = realize._program
-
-        def recording(c: Any, *args: Any) -> Any:
-            self.record(c)
-            return original(c, *args)
-
-        realize._program = recording
+        install_recorder(self.record)
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render
@@ -75,6 +68,19 @@ class CudaCheck:
                     failures.append(f"nvcc rejected kernels {start}..{start + len(batch) - 1}:"
                                     f"\n{proc.stderr[-4000:]}")
         return failures
+
+
+def install_recorder(record: Any) -> None:
+    """Call ``record(c)`` with the canonical form of every kernel the session runs (before
+    the device's own program is looked up or built). The SPIR-V check uses it too."""
+    from zyxarray._lazy import realize
+    original = realize._program
+
+    def recording(c: Any, *args: Any) -> Any:
+        record(c)
+        return original(c, *args)
+
+    realize._program = recording
 
 
 def enabled() -> str | None:

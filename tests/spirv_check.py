@@ -34,14 +34,8 @@ class SpirvCheck:
         self.errors: list[str] = []
 
     def install(self) -> None:
-        from zyxarray._lazy import realize
-        original = realize._program
-
-        def recording(c: Any, *args: Any) -> Any:
-            self.record(c)
-            return original(c, *args)
-
-        realize._program = recording
+        from tests.cuda_check import install_recorder
+        install_recorder(self.record)
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen.spirv import SpirvUnsupported, render

@@ -826,8 +826,14 @@ class _Lowerer:
     def _lower_scan(self) -> None:
         """A scan on a loop-style device: each kept point (in parallel) runs along the
         scanned axis, storing the running value at every point."""
-        b = self.b
         g, env = self._outer_loop()
+        self._scan_line(env)
+        self.b.end(g)
+
+    def _scan_line(self, env: list[int]) -> None:
+        """One kept point's walk along the scanned axis: the running value (ACC_SCAN) is
+        stored at every point."""
+        b = self.b
         root = self.plan.root
         e = self.plan.exprs[root]
         acc = b.acc(e.arg, e.dtype, 1)
@@ -836,7 +842,6 @@ class _Lowerer:
         self.reduce_values[root] = b.emit(Op.ACC_SCAN, e.dtype, (acc, b.const(0), value))
         self._store(env + [r])
         b.end(r)
-        b.end(g)
 
     # -- thread-style strategies ------------------------------------------------------------
     def _lower_g_scan(self) -> None:
@@ -875,15 +880,7 @@ class _Lowerer:
         group, local = self._work_item()
         gid = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
         guard = b.if_(b.alu(Op.CMPLT, gid, self._product(self.outer_sizes)))
-        env = self.unravel(gid, self.outer_sizes)
-        root = self.plan.root
-        e = self.plan.exprs[root]
-        acc = b.acc(e.arg, e.dtype, 1)
-        r = b.range(b.const(0), self.red_sizes[0], "reduce")
-        value = self.value(e.srcs[0], env + [r])
-        self.reduce_values[root] = b.emit(Op.ACC_SCAN, e.dtype, (acc, b.const(0), value))
-        self._store(env + [r])
-        b.end(r)
+        self._scan_line(self.unravel(gid, self.outer_sizes))
         b.end(guard)
 
     def _work_item(self) -> tuple[int, int]:
