@@ -437,25 +437,53 @@ class SpirvRenderer:
         return out
 
     # -- structured control flow ---------------------------------------------------------------
-    def _range(self, i: int, x: Instr, a: list[int]) -> None:
+    def _variable(self, type_id: int, init: int) -> int:
+        """A function variable of ``type_id`` holding ``init``."""
         m = self.m
-        i64 = self.t(np.int64)
         var = m.id()
-        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, i64), var, SC_FUNCTION)
-        m.op(OpStore, var, a[0])
+        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, type_id), var, SC_FUNCTION)
+        m.op(OpStore, var, init)
+        return var
+
+    def _loop_open(self) -> tuple[int, int, int, int]:
+        """A structured loop's header, and the block that computes its condition (open
+        now); the labels (body, continue, header, merge) for ``_loop_test``/``_loop_close``."""
+        m = self.m
         header, cond, body, cont, merge = (m.id() for _ in range(5))
         m.op(OpBranch, header)
         m.op(OpLabel, header)
         m.op(OpLoopMerge, merge, cont, 0)
         m.op(OpBranch, cond)
         m.op(OpLabel, cond)
+        return body, cont, header, merge
+
+    def _loop_test(self, go: int, labels: tuple[int, int, int, int]) -> None:
+        """Run the body while ``go`` holds (the body block is open after this)."""
+        self.m.op(OpBranchConditional, go, labels[0], labels[3])
+        self.m.op(OpLabel, labels[0])
+
+    def _loop_close(self, labels: tuple[int, int, int, int], step: Any = None) -> None:
+        """End the body; ``step()`` emits the continue block's work; the merge block is
+        open after this."""
+        m = self.m
+        _, cont, header, merge = labels
+        m.op(OpBranch, cont)
+        m.op(OpLabel, cont)
+        if step is not None:
+            step()
+        m.op(OpBranch, header)
+        m.op(OpLabel, merge)
+
+    def _range(self, i: int, x: Instr, a: list[int]) -> None:
+        m = self.m
+        i64 = self.t(np.int64)
+        var = self._variable(i64, a[0])
+        labels = self._loop_open()
         counter = m.value(OpLoad, i64, var)
-        go = m.value(OpSLessThan, self.t(BOOL), counter, a[1])
-        m.op(OpBranchConditional, go, body, merge)
-        m.op(OpLabel, body)
+        self._loop_test(m.value(OpSLessThan, self.t(BOOL), counter, a[1]), labels)
         self.ids[i] = counter
         step = a[2] if len(a) == 3 else self.const(1, np.int64)
-        self.scopes.append(("loop", var, counter, step, cont, header, merge))
+        self.scopes.append(("loop", var, counter, step, labels))
 
     def _end(self) -> None:
         m = self.m
@@ -464,12 +492,9 @@ class SpirvRenderer:
             m.op(OpBranch, scope[1])
             m.op(OpLabel, scope[1])
             return
-        _, var, counter, step, cont, header, merge = scope
-        m.op(OpBranch, cont)
-        m.op(OpLabel, cont)
-        m.op(OpStore, var, m.value(OpIAdd, self.t(np.int64), counter, step))
-        m.op(OpBranch, header)
-        m.op(OpLabel, merge)
+        _, var, counter, step, labels = scope
+        self._loop_close(labels, lambda: m.op(OpStore, var, m.value(
+            OpIAdd, self.t(np.int64), counter, step)))
 
     # -- memory ----------------------------------------------------------------------------------
     def _load(self, x: Instr, a: list[int]) -> int:
@@ -737,11 +762,9 @@ class SpirvRenderer:
             return self._logaddexp(d, a[0], a[1])
         name = op.value.lower()
         if f and name in c_math.FUNCTIONS:
-            if d == F64 or (self.fp64 and name in _WIDENED):
+            if d == F32 and name in _WIDENED and not self.fp64:
                 # (c_math's float32 asin/acos/atan/... evaluate the float64 helper)
-                pass
-            elif d == F64:
-                raise SpirvUnsupported(f"{self.k.name}: {op.value} needs float64")
+                raise SpirvUnsupported(f"{self.k.name}: {op.value} of float32 needs float64")
             return spirv_math.Translator(self).call(name, "f32" if d == F32 else "f64", a)
         raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
                                f"yet (it needs the project's math routines)")
@@ -879,8 +902,7 @@ class SpirvRenderer:
             wx, wy = (m.value(OpFConvert, f64, v) for v in (x, y))
             sq = m.value(OpFAdd, f64, m.value(OpFMul, f64, wx, wx),
                          m.value(OpFMul, f64, wy, wy))
-            for v in (sq,):
-                m.decorate(v, DEC_NO_CONTRACTION)
+            m.decorate(sq, DEC_NO_CONTRACTION)
             h = m.value(OpFConvert, t, self._glsl(GLSL_SQRT, f64, sq))
         else:
             ax, ay = self._glsl(GLSL_FABS, t, x), self._glsl(GLSL_FABS, t, y)
@@ -932,18 +954,10 @@ class SpirvRenderer:
         ay_safe = m.value(OpSelect, t, m.value(OpLogicalOr, b, bad, big_y), one, ay)
         r0 = m.value(OpSelect, t, m.value(OpLogicalOr, b, bad, big_y), self.const(0.0, d),
                      ax)
-        var = m.id()
-        m._op(m.variables, OpVariable, self.ptr(SC_FUNCTION, t), var, SC_FUNCTION)
-        m.op(OpStore, var, r0)
-        header, cond, body, cont, merge = (m.id() for _ in range(5))
-        m.op(OpBranch, header)
-        m.op(OpLabel, header)
-        m.op(OpLoopMerge, merge, cont, 0)
-        m.op(OpBranch, cond)
-        m.op(OpLabel, cond)
+        var = self._variable(t, r0)
+        labels = self._loop_open()
         r = m.value(OpLoad, t, var)
-        m.op(OpBranchConditional, m.value(OpFOrdGreaterThanEqual, b, r, ay_safe), body, merge)
-        m.op(OpLabel, body)
+        self._loop_test(m.value(OpFOrdGreaterThanEqual, b, r, ay_safe), labels)
         k = m.value(OpISub, i32, self._frexp_exponent(r, d), self._frexp_exponent(ay_safe, d))
         step = self._glsl(GLSL_LDEXP, t, ay_safe, k)
         half = self._glsl(GLSL_LDEXP, t, ay_safe, m.value(OpISub, i32, k,
@@ -952,10 +966,7 @@ class SpirvRenderer:
         diff = m.value(OpFSub, t, r, step)
         m.decorate(diff, DEC_NO_CONTRACTION)
         m.op(OpStore, var, diff)
-        m.op(OpBranch, cont)
-        m.op(OpLabel, cont)
-        m.op(OpBranch, header)
-        m.op(OpLabel, merge)
+        self._loop_close(labels)
         rem = m.value(OpLoad, t, var)
         fake = Instr(Op.COPYSIGN, d, (0, 1))
         rem = self._alu(fake, [rem, x], [d, d])
@@ -994,8 +1005,6 @@ class SpirvRenderer:
         plain = m.value(OpLogicalOr, b, m.value(OpFOrdEqual, b, b_, zero), m.value(
             OpLogicalOr, b, m.value(OpLogicalAnd, b, m.value(OpIsInf, b, b_), a_fin),
             m.value(OpLogicalAnd, b, m.value(OpIsInf, b, a), b_fin)))
-        for v in (d0,):
-            m.decorate(v, DEC_NO_CONTRACTION)
         return m.value(OpSelect, t, plain, quotient, out)
 
     def _int_pow(self, d: np.dtype, base: int, exponent: int) -> int:
@@ -1006,35 +1015,19 @@ class SpirvRenderer:
         t, b = self.t(d), self.t(BOOL)
         bits = d.itemsize * 8
         one, zero = self.const(1, d), self.const(0, d)
-        ptr = self.ptr(SC_FUNCTION, t)
-        r, xv, ev, counter = m.id(), m.id(), m.id(), m.id()
-        for var, tp in ((r, ptr), (xv, ptr), (ev, ptr),
-                        (counter, self.ptr(SC_FUNCTION, self.t(np.int32)))):
-            m._op(m.variables, OpVariable, tp, var, SC_FUNCTION)
-        m.op(OpStore, r, one)
-        m.op(OpStore, xv, base)
-        m.op(OpStore, ev, exponent)
-        m.op(OpStore, counter, self.const(0, np.int32))
-        header, cond, body, cont, merge = (m.id() for _ in range(5))
-        m.op(OpBranch, header)
-        m.op(OpLabel, header)
-        m.op(OpLoopMerge, merge, cont, 0)
-        m.op(OpBranch, cond)
-        m.op(OpLabel, cond)
-        k = m.value(OpLoad, self.t(np.int32), counter)
-        m.op(OpBranchConditional, m.value(OpSLessThan, b, k, self.const(bits, np.int32)),
-             body, merge)
-        m.op(OpLabel, body)
+        i32 = self.t(np.int32)
+        r, xv, ev = self._variable(t, one), self._variable(t, base), self._variable(t, exponent)
+        counter = self._variable(i32, self.const(0, np.int32))
+        labels = self._loop_open()
+        k = m.value(OpLoad, i32, counter)
+        self._loop_test(m.value(OpSLessThan, b, k, self.const(bits, np.int32)), labels)
         rv, x_, e_ = (m.value(OpLoad, t, v) for v in (r, xv, ev))
         odd = m.value(OpINotEqual, b, m.value(OpBitwiseAnd, t, e_, one), zero)
         m.op(OpStore, r, m.value(OpSelect, t, odd, m.value(OpIMul, t, rv, x_), rv))
         m.op(OpStore, xv, m.value(OpIMul, t, x_, x_))
         m.op(OpStore, ev, m.value(OpShiftRightLogical, t, e_, self.const(1, d)))
-        m.op(OpBranch, cont)
-        m.op(OpLabel, cont)
-        m.op(OpStore, counter, m.value(OpIAdd, self.t(np.int32), k, self.const(1, np.int32)))
-        m.op(OpBranch, header)
-        m.op(OpLabel, merge)
+        self._loop_close(labels, lambda: m.op(OpStore, counter, m.value(
+            OpIAdd, i32, k, self.const(1, np.int32))))
         out = m.value(OpLoad, t, r)
         if d.kind == "i":
             negative = m.value(OpSLessThan, b, exponent, zero)

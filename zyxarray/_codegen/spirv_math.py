@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import c_math
+from . import spirv as s  # (spirv imports this module first: names are read at call time)
 
 _TOKEN = re.compile(r"""
     (?P<num>0[xX][0-9a-fA-F.]+[pP][-+]?\d+[fF]?|\d+\.\d*(?:[eE][-+]?\d+)?[fF]?|\d+(?:[eE][-+]?\d+)[fF]?|0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*)
@@ -194,7 +195,6 @@ class Translator:
         """The pun, select and libm calls, as single instructions."""
         r = self.r
         m = r.m
-        from . import spirv as s
         if fname.startswith("zx__bits_"):
             u = np.dtype(np.uint32 if fname.endswith("f32") else np.uint64)
             return _Value(u, m.value(s.OpBitcast, r.t(u), args[0].id))
@@ -230,7 +230,6 @@ class Translator:
         Veltkamp split) gives p + e == a * b exactly, then (p + c) + e; exact wherever c_math
         relies on it (the result is representable: a product's error, a reduction that
         cancels), one extra rounding in its polynomials."""
-        from . import spirv as s
         r = self.r
         m = r.m
         f64 = np.dtype(np.float64)
@@ -269,7 +268,6 @@ class Translator:
 
     def _truth(self, v: _Value) -> int:
         """A C truth value (bool, or an int compared with 0) as a SPIR-V bool."""
-        from . import spirv as s
         if v.ctype == BOOL:
             return v.id
         r = self.r
@@ -282,7 +280,6 @@ class Translator:
             return v
         r = self.r
         if v.ctype == BOOL:
-            from . import spirv as s
             return _Value(ctype, r.m.value(s.OpSelect, r.t(ctype), v.id, r.const(1, ctype),
                                            r.const(0, ctype)))
         return _Value(ctype, r._cast(v.id, v.ctype, ctype))
@@ -330,7 +327,6 @@ class _Parser:
         b = self.ternary()
         a, b = self.t._common(a, b)
         r = self.t.r
-        from . import spirv as s
         return _Value(a.ctype, r.m.value(s.OpSelect, r.t(a.ctype), self.t._truth(cond),
                                          a.id, b.id))
 
@@ -348,7 +344,6 @@ class _Parser:
         t = self.t
         r = t.r
         m = r.m
-        from . import spirv as s
         if op in ("&&", "||"):
             code = s.OpLogicalAnd if op == "&&" else s.OpLogicalOr
             return _Value(BOOL, m.value(code, r.t(BOOL), t._truth(a), t._truth(b)))
@@ -386,7 +381,6 @@ class _Parser:
         tok = self.peek()
         t = self.t
         r = t.r
-        from . import spirv as s
         if tok == "-":
             self.take()
             v = self.unary()

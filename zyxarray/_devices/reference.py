@@ -187,8 +187,7 @@ class Interpreter:
                 acc = vals[x.srcs[0]]
                 d = acc_depth[x.srcs[0]]
                 combine = ins[x.srcs[0]].arg[0]
-                ufunc = (_BOOL_REDUCE.get(combine) if acc.dtype == np.bool_ else None) or \
-                    _REDUCE[combine]
+                ufunc = _combiner(combine, acc.dtype)
                 m = full(masks[-1])
                 index = tuple(full(np.arange(extents[j]).reshape(
                     (1,) * j + (extents[j],)))[m] for j in range(d)) + (full(a[1])[m],)
@@ -200,8 +199,7 @@ class Interpreter:
                 acc = vals[x.srcs[0]]
                 d = acc_depth[x.srcs[0]]
                 combine = ins[x.srcs[0]].arg[0]
-                ufunc = (_BOOL_REDUCE.get(combine) if acc.dtype == np.bool_ else None) or \
-                    _REDUCE[combine]
+                ufunc = _combiner(combine, acc.dtype)
                 lane = int(np.asarray(a[1]).reshape(-1)[0])
                 m = full(masks[-1])
                 ident = np.asarray(_identity(combine, x.dtype), x.dtype)
@@ -225,8 +223,7 @@ class Interpreter:
             elif op == "ACC_RESULT":
                 acc = vals[x.srcs[0]]
                 combine = ins[x.srcs[0]].arg[0]
-                ufunc = (_BOOL_REDUCE.get(combine) if acc.dtype == np.bool_ else None) or \
-                    _REDUCE[combine]
+                ufunc = _combiner(combine, acc.dtype)
                 with np.errstate(all="ignore"):
                     vals[i] = ufunc.reduce(acc, axis=-1).astype(x.dtype, copy=False)
             else:
@@ -271,6 +268,11 @@ class Interpreter:
             else:
                 out = _BINARY[op](a[0], a[1])
             return np.asarray(out).astype(dtype, copy=False)
+
+
+def _combiner(combine: str, dtype: np.dtype) -> Any:
+    """The ufunc that combines an accumulator of ``dtype`` (logical ones for bool)."""
+    return (_BOOL_REDUCE.get(combine) if dtype == np.bool_ else None) or _REDUCE[combine]
 
 
 def _identity(combine: str, dtype: np.dtype) -> Any:

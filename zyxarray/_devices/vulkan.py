@@ -278,22 +278,28 @@ class VulkanDevice(Device):
         if nbytes > self.max_buffer:
             raise MemoryError(f"cannot allocate {nbytes} bytes on device {self.info.name}: "
                               f"a storage buffer holds at most {self.max_buffer} bytes here")
+        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+        local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+        return self._buffer(nbytes, usage, (visible | local, local, visible),
+                            self.mapped_memory)
+
+    def _buffer(self, nbytes: int, usage: int, wants: tuple[int, ...],
+                map_visible: bool) -> _Allocation:
+        """A VkBuffer bound to memory of the first type with the properties of ``wants``
+        that it can use, mapped when host-visible and ``map_visible``."""
+        vk = _vk
         buf = vk.vkCreateBuffer(self.handle, vk.VkBufferCreateInfo(
             size=nbytes, usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
         req = vk.vkGetBufferMemoryRequirements(self.handle, buf)
-        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
-                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
-        kind = self._memory_type(req.memoryTypeBits,
-                                 visible | vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
-        if kind is None:
-            kind = self._memory_type(req.memoryTypeBits, vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
-        if kind is None:
-            kind = self._memory_type(req.memoryTypeBits, visible)
+        kind = next((k for k in (self._memory_type(req.memoryTypeBits, w) for w in wants)
+                     if k is not None), None)
         if kind is None:
             vk.vkDestroyBuffer(self.handle, buf, None)
-            raise MemoryError(f"{self.info.name}: no memory type for a storage buffer")
+            raise MemoryError(f"{self.info.name}: no memory type for a buffer of {nbytes} "
+                              f"bytes")
         try:
             mem = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
                 allocationSize=req.size, memoryTypeIndex=kind), None)
@@ -302,8 +308,10 @@ class VulkanDevice(Device):
             raise MemoryError(f"cannot allocate {nbytes} bytes on device "
                               f"{self.info.name}") from None
         vk.vkBindBufferMemory(self.handle, buf, mem, 0)
+        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
         view = None
-        if self.mapped_memory and self.memory_types[kind][0] & visible == visible:
+        if map_visible and self.memory_types[kind][0] & visible == visible:
             mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
             view = np.frombuffer(mapped, np.uint8, nbytes)
         return _Allocation(buf, mem, nbytes, view)
@@ -351,19 +359,10 @@ class VulkanDevice(Device):
 
     def _staging(self, nbytes: int) -> _Allocation:
         vk = _vk
-        buf = vk.vkCreateBuffer(self.handle, vk.VkBufferCreateInfo(
-            size=nbytes, usage=vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
-            | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE),
-            None)
-        req = vk.vkGetBufferMemoryRequirements(self.handle, buf)
         visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
                    | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
-        kind = self._memory_type(req.memoryTypeBits, visible)
-        mem = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
-            allocationSize=req.size, memoryTypeIndex=kind), None)
-        vk.vkBindBufferMemory(self.handle, buf, mem, 0)
-        mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
-        return _Allocation(buf, mem, nbytes, np.frombuffer(mapped, np.uint8, nbytes))
+        return self._buffer(nbytes, vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+                            | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT, (visible,), True)
 
     def _copy(self, src: _Allocation, dst: _Allocation, nbytes: int, src_offset: int = 0) -> None:
         """A transfer on the queue, after everything queued before it; waited for."""
