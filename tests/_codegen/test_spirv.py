@@ -15,7 +15,7 @@ import pytest
 
 import zyxarray as xp
 from zyxarray._codegen import render
-from zyxarray._codegen.spirv import MAGIC, SpirvUnsupported
+from zyxarray._codegen.spirv import MAGIC
 from zyxarray._devices.base import DeviceInfo
 from zyxarray._lazy.lower import canonicalize, lower, phases
 from zyxarray._lazy.schedule import schedule
@@ -36,6 +36,8 @@ def _modules(y: xp.Array) -> list[tuple[str, bytes]]:
 def _corpus() -> dict[str, xp.Array]:
     x = xp.asarray(np.ones((64, 512), np.float32))
     i = xp.asarray(np.ones((64, 512), np.int16))
+    z = xp.astype(x, xp.complex64) * (1 + 2j)
+    w = xp.astype(z, xp.complex128)
     return {
         "g_elementwise": x * 2 + 1,
         "g_row": xp.max(x, axis=1),
@@ -50,6 +52,8 @@ def _corpus() -> dict[str, xp.Array]:
         "float64": xp.astype(x, xp.float64) * 0.5 + xp.floor(xp.astype(x, xp.float64)),
         "float16": xp.sum(xp.astype(x, xp.float16) * 3, axis=1),
         "math": xp.exp(x) + xp.sin(xp.astype(x, xp.float64)) + xp.atan2(x, x) + xp.hypot(x, x),
+        "complex64": xp.sum(xp.exp(z) * z ** 2.5 / (z + 1j), axis=1) + xp.abs(xp.sqrt(z))[:, 0],
+        "complex128": xp.where(xp.real(w) > 0, xp.atanh(w) ** w, xp.conj(w)) + xp.sign(w),
     }
 
 
@@ -85,10 +89,26 @@ def test_float_controls_the_device_supports_are_requested(tmp_path: Path) -> Non
     assert b"SPV_KHR_float_controls" in data
 
 
-def test_what_is_not_rendered_yet_is_refused_by_name() -> None:
-    x = xp.asarray(np.ones((8, 8), np.float32))
-    with pytest.raises(SpirvUnsupported, match="complex"):
-        _modules(xp.astype(x, xp.complex64) * 2)
+@pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
+def test_a_device_without_float64_gets_modules_without_it(tmp_path: Path) -> None:
+    """c_math's float32 inverse trigonometric functions evaluate the float64 helper; for a
+    device without float64 the module uses GLSL.std.450's float32 ones and declares no
+    Float64 capability (the float arguments are float32 too)."""
+    import dataclasses
+    info = dataclasses.replace(INFO, float64=False)
+    x = xp.asarray(np.ones(4, np.float32))
+    z = xp.astype(x, xp.complex64)
+    (plan,) = schedule([(xp.asin(x) + xp.atan2(x, x) * 0.5 + xp.exp(x) + xp.sin(x) ** x
+                         + xp.abs(xp.log(z) ** z))._node])
+    data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
+    path = tmp_path / "k.spv"
+    path.write_bytes(data)
+    done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    words = struct.unpack(f"<{len(data) // 4}I", data)
+    declared = {words[i + 1] for i in range(5, len(words) - 1) if words[i] == (2 << 16 | 17)}
+    assert 1 in declared and 10 not in declared      # (OpCapability Shader, not Float64)
 
 
 def test_the_source_reads_as_text_and_carries_the_module() -> None:

@@ -179,6 +179,42 @@ def test_math_functions_are_the_projects_own(vk: Any, dtype: str) -> None:
                                           err_msg=f"{name} {dtype} special values")
 
 
+def test_a_device_without_float64_computes_float32_and_complex64(
+        vk: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a device without shaderFloat64 (most mobile GPUs, Intel Arc, Apple's through
+    MoltenVK): modules without float64, float arguments in float32, the math functions
+    whose float32 version computes in float64 from GLSL.std.450 (the driver's accuracy:
+    checked loosely), pow with NumPy's signs and special cases, complex64 on top of them."""
+    import dataclasses
+    monkeypatch.setattr(vk, "info", dataclasses.replace(vk.info, float64=False))
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-3, 3, 400).astype(np.float32)
+    y = np.concatenate([rng.uniform(-3, 3, 380), [0, 1, 2, 3, -1, -2, 0.5, np.nan, 0, 0,
+                                                  -0.0, np.inf, 1, 2, 3, 0, -3, 2, 1, 0]]
+                       ).astype(np.float32)
+    x[-20:] = [0, -0.0, 0, -0.0, -2, -2, -2, 2, 1, np.nan, 3, 0.5, -0.0, -0.0, -0.0, 5, 0,
+               0, 1, np.nan]
+    with np.errstate(all="ignore"):
+        for name in ["sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+                     "tanh", "asinh", "acosh", "atanh", "exp", "log1p"]:
+            args = (x, y) if name == "atan2" else (x,)
+            got, _ = _run(vk, getattr(xp, name)(*(xp.asarray(v) for v in args)))
+            want = getattr(np, name)(*args)
+            if name in ("sin", "cos", "tan"):        # (the driver's)
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=name)
+                continue
+            ulps, special = _ulps(got, want)
+            assert ulps <= 4, f"{name}: {ulps} ulp"
+            np.testing.assert_array_equal(got[special], want[special], err_msg=name)
+        got, _ = _run(vk, xp.asarray(x) ** xp.asarray(y))
+        np.testing.assert_allclose(got, x ** y, rtol=1e-5, atol=1e-30, err_msg="pow")
+        z = (x[:380] + 1j * y[:380]).astype(np.complex64)
+        for name in ["exp", "log", "sqrt", "sin", "tanh"]:
+            got, _ = _run(vk, getattr(xp, name)(xp.asarray(z)))
+            np.testing.assert_allclose(got, getattr(np, name)(z), rtol=1e-5, atol=1e-6,
+                                       err_msg=name)
+
+
 def test_a_grid_beyond_the_dispatch_limit_runs_in_pieces(vk: Any,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """More work-groups than one dispatch may have: several dispatches, each offsetting the

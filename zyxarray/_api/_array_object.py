@@ -455,6 +455,8 @@ class Array:
             return (2, self.device.index)    # kDLCUDA
         if self.device.info.kind == "opencl":
             return (4, self.device.index)    # kDLOpenCL
+        if self.device.info.kind == "vulkan":
+            return (7, self.device.index)    # kDLVulkan
         return (1, 0)   # kDLCPU: the cpu and reference devices keep host memory
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Array:

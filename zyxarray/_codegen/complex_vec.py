@@ -310,7 +310,7 @@ if (b.y == 0 && b.x == rint(b.x) && fabs(b.x) < (R)100) {
   if (n == 3) return F_mul(F_mul(a, a), a);
   int m = n < 0 ? -n : n;
   V r = MK((R)1, (R)0), p = a;
-  for (;;) {
+  for (int i = 0; i < 7; i++) {  /* (m < 100 has at most 7 bits: the break ends it) */
     if (m & 1) r = F_mul(r, p);
     m >>= 1;
     if (m == 0) break;

@@ -29,7 +29,7 @@ except ImportError:  # the math helpers module is being written; libm serves mea
 from .ir import BOOL, Instr, Kernel, Op, identity
 
 #: IR ops on complex operands -> the name of their vector-complex helper (``complex_vec``)
-_VECTOR_COMPLEX = {
+VECTOR_COMPLEX = {
     Op.ADD: "add", Op.SUB: "sub", Op.MUL: "mul", Op.DIV: "div", Op.NEG: "neg",
     Op.CONJ: "conj", Op.POW: "pow", Op.ABS: "abs", Op.SIGN: "sign", Op.ISNAN: "isnan",
     Op.ISINF: "isinf", Op.ISFINITE: "isfinite", Op.CMPEQ: "eq", Op.CMPNE: "ne",
@@ -329,7 +329,7 @@ class CStyleRenderer:
             return f"({a[0]}).x"
         if op is Op.IMAG:
             return f"({a[0]}).y"
-        name = _VECTOR_COMPLEX.get(op)
+        name = VECTOR_COMPLEX.get(op)
         if name is None:
             raise ValueError(f"{op.value} is not defined for complex operands")
         return f"{self.complex_fn(name, src)}({', '.join(a)})"

@@ -1,16 +1,20 @@
 """SPIR-V from the kernel IR, in Python: a module is built word by word, no GLSL and no
 compiler process (issue 15). Thread-style kernels only (the lowering GPUs get).
 
-Layer: ``_codegen``. Imports only the IR.
+Layer: ``_codegen``. Imports the IR, ``c_math``, ``spirv_math`` and ``cstyle``'s table of
+complex ops.
 
 The interface every module has (what the Vulkan runtime binds):
 
 - descriptor set 0, binding ``i``: the kernel's buffer ``i``, a runtime array of its dtype
   (bool as uint8) in a ``Block`` struct, ``NonWritable`` unless the kernel writes it;
-- the binding after the buffers: the int64 arguments; the one after it: the float
-  arguments (float64, or float32 where the kernel's ``meta["fp64"]`` is false);
-- a push constant ``uint`` added to the work-group id, so that a grid larger than the
-  device's dispatch limit runs as several dispatches;
+- a push-constant block: a ``uint`` added to the work-group id (so that a grid larger than
+  the device's dispatch limit runs as several dispatches), then at offset 8 the int64
+  arguments the kernel reads, then its float arguments (float64, or float32 where the
+  kernel's ``meta["fp64"]`` is false). Where they do not fit the device's push-constant
+  size (``meta["push_constants"]``, 128 bytes if not given), the arguments are instead
+  two storage buffers, the bindings after the kernel's buffers (int64, then floats).
+  ``SpirvSource.arguments`` says which: ``(ints, floats)`` pushed, or None;
 - the entry point ``main``, ``LocalSize`` from ``meta["local_size"]``.
 
 Control flow is structured as SPIR-V requires: a ``RANGE`` is a loop (header, condition,
@@ -28,7 +32,9 @@ The transcendental functions are the project's own (``c_math``), translated to S
 ``spirv_math`` (GLSL.std.450 has no float64 versions and loose float32 accuracy); hypot and
 logaddexp are built here from them.
 
-Not rendered yet, refused with ``SpirvUnsupported`` naming the op: complex numbers.
+Complex numbers are two-component vectors (real, imaginary), as the GPU C dialects hold
+them, with ``complex_vec``'s helpers translated by ``spirv_math`` (same special values and
+accuracy as on OpenCL and CUDA).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from . import c_math, spirv_math
+from .cstyle import VECTOR_COMPLEX
 from .ir import BOOL, BOOL_RESULT, Instr, Kernel, Op, identity
 
 
@@ -56,7 +63,8 @@ OpExecutionMode, OpCapability, OpTypeVoid, OpTypeBool, OpTypeInt = 16, 17, 19, 2
 OpTypeFloat, OpTypeVector, OpTypeArray, OpTypeRuntimeArray, OpTypeStruct = 22, 23, 28, 29, 30
 OpTypePointer, OpTypeFunction, OpConstantTrue, OpConstantFalse, OpConstant = 32, 33, 41, 42, 43
 OpFunction, OpFunctionEnd, OpVariable, OpLoad, OpStore, OpAccessChain = 54, 56, 59, 61, 62, 65
-OpDecorate, OpMemberDecorate, OpCompositeExtract = 71, 72, 81
+OpConstantComposite, OpDecorate, OpMemberDecorate = 44, 71, 72
+OpCompositeConstruct, OpCompositeExtract = 80, 81
 OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF = 109, 110, 111, 112
 OpUConvert, OpSConvert, OpFConvert, OpBitcast = 113, 114, 115, 124
 OpSNegate, OpFNegate, OpIAdd, OpFAdd = 126, 127, 128, 129
@@ -78,7 +86,8 @@ OpBranchConditional, OpReturn = 250, 253
 # enumerants
 CAP_SHADER, CAP_FLOAT64, CAP_INT64, CAP_INT16, CAP_INT8 = 1, 10, 11, 22, 39
 CAP_STORAGE_16, CAP_STORAGE_8 = 4433, 4448
-SC_INPUT, SC_WORKGROUP, SC_FUNCTION, SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 1, 4, 7, 9, 12
+SC_INPUT, SC_WORKGROUP, SC_PRIVATE, SC_FUNCTION = 1, 4, 6, 7
+SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 9, 12
 DEC_BLOCK, DEC_ARRAY_STRIDE, DEC_BUILTIN, DEC_NON_WRITABLE = 2, 6, 11, 24
 DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET, DEC_NO_CONTRACTION = 33, 34, 35, 42
 BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
@@ -158,6 +167,15 @@ class Module:
             self.value_types[c] = type_id
         return c
 
+    def composite_const(self, type_id: int, parts: tuple[int, ...]) -> int:
+        key = ("composite", type_id, parts)
+        c = self._consts.get(key)
+        if c is None:
+            c = self._consts[key] = self.id()
+            self._op(self.globals, OpConstantComposite, type_id, c, *parts)
+            self.value_types[c] = type_id
+        return c
+
     def bool_const(self, value: bool) -> int:
         key = ("bool", value)
         c = self._consts.get(key)
@@ -190,10 +208,51 @@ _INT_KINDS = "iu"
 #: SPV_KHR_float_controls: execution modes and the capabilities they need, by name
 FLOAT_CONTROL_MODES = {"denorm_preserve": 4459, "signed_zero_inf_nan_preserve": 4461}
 _FLOAT_CONTROL_CAPABILITY = {"denorm_preserve": 4464, "signed_zero_inf_nan_preserve": 4466}
-#: c_math's float32 helpers that evaluate the float64 one (they need float64 on the device)
-_WIDENED = frozenset({"asin", "acos", "atan", "atan2", "asinh", "acosh", "atanh"})
+#: GLSL.std.450's float32 sin, cos, tan: what a device without float64 computes them with
+#: (c_math's float32 versions reduce the argument in float64)
+_GLSL_F32 = {"sin": 13, "cos": 14, "tan": 15}
+GLSL_POW = 26
+
+
+def _machin_two_over_pi(words: int) -> tuple[tuple[int, ...], float]:
+    """2/pi in 32-bit words, the first its integer part (0), and pi/2 - float64(pi/2):
+    from pi computed here with integers (Machin's formula)."""
+    bits = 32 * words + 64
+    one = 1 << bits
+
+    def atan_inv(k: int) -> int:          # atan(1/k) * 2^bits
+        total, term, n, sign = 0, one // k, 1, 1
+        while term:
+            total += sign * (term // n)
+            term //= k * k
+            n += 2
+            sign = -sign
+        return total
+
+    pi = 16 * atan_inv(5) - 4 * atan_inv(239)
+    two_over_pi = (2 << (2 * bits)) // pi          # 2/pi * 2^bits
+    frac_bits = 32 * (words - 1)
+    value = two_over_pi >> (bits - frac_bits)      # 2/pi * 2^frac_bits (integer part 0)
+    out = tuple((value >> (32 * (words - 1 - i))) & 0xFFFFFFFF for i in range(words))
+    half = pi >> 1                                 # pi/2 * 2^bits
+    p1 = float(np.float64(np.pi / 2))
+    from fractions import Fraction
+    tail = float(Fraction(half, one) - Fraction(p1))
+    return out, tail
+
+
+_TWO_OVER_PI, _PI_HALF_TAIL = _machin_two_over_pi(40)
+
+
+class _NeedsFloat64(Exception):
+    """A float64 value was asked for while rendering for a device without float64."""
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 U16 = np.dtype(np.uint16)
+
+
+def _part(dtype: np.dtype) -> np.dtype:
+    """The component dtype of a complex dtype."""
+    return F32 if dtype == np.complex64 else F64
 
 
 class SpirvRenderer:
@@ -208,6 +267,8 @@ class SpirvRenderer:
         self.scopes: list[tuple] = []          # open RANGE/IF: what their END must emit
         self.local: int | None = None
         self.fp64 = bool(kernel.meta.get("fp64", True))
+        self.no_float64 = False                # (set while trying float32-only math)
+        self._pi_table: int | None = None      # (2/pi's words, for huge trig arguments)
         void = m.type(OpTypeVoid)
         fn_type = m.type(OpTypeFunction, void)
         main = m.id()
@@ -257,8 +318,12 @@ class SpirvRenderer:
             return m.type(OpTypeInt, bits, int(d.kind == "i"))
         if d.kind == "f" and d.itemsize in (4, 8):
             if d.itemsize == 8:
+                if self.no_float64:
+                    raise _NeedsFloat64
                 m.capabilities.add(CAP_FLOAT64)
             return m.type(OpTypeFloat, d.itemsize * 8)
+        if d.kind == "c":              # (a two-component vector: real, imaginary)
+            return m.type(OpTypeVector, self.t(_part(d)), 2)
         raise SpirvUnsupported(f"{self.k.name}: the SPIR-V renderer has no {d} values yet")
 
     def stored(self, dtype: Any) -> np.dtype:
@@ -273,6 +338,10 @@ class SpirvRenderer:
         d = np.dtype(dtype)
         if d == BOOL:
             return self.m.bool_const(bool(value))
+        if d.kind == "c":
+            c = complex(value)
+            return self.m.composite_const(self.t(d), (self.const(c.real, _part(d)),
+                                                      self.const(c.imag, _part(d))))
         t = self.t(d)
         if d == F16:
             raw = np.array(value).astype(F16).astype(F32).tobytes()
@@ -318,9 +387,16 @@ class SpirvRenderer:
         self.buf_vars = [self._storage_array(np.dtype(dt), i, w)
                          for i, (dt, w) in enumerate(k.buffers)]
         n = len(k.buffers)
-        self.int_var = self._storage_array(np.dtype(np.int64), n, False)
         self.float_dtype = np.dtype(np.float64 if self.fp64 else np.float32)
-        self.float_var = self._storage_array(self.float_dtype, n + 1, False)
+        n_ints = 1 + max((x.arg for x in k.instrs if x.op is Op.INT_ARG), default=-1)
+        n_floats = 1 + max((x.arg for x in k.instrs if x.op is Op.FLOAT_ARG), default=-1)
+        size = 8 + 8 * n_ints + self.float_dtype.itemsize * n_floats
+        self.arguments: tuple[int, int] | None = None
+        if size <= int(k.meta.get("push_constants", 128)):
+            self.arguments = (n_ints, n_floats)
+        else:
+            self.int_var = self._storage_array(np.dtype(np.int64), n, False)
+            self.float_var = self._storage_array(self.float_dtype, n + 1, False)
         u32 = m.type(OpTypeInt, 32, 0)
         uvec3 = m.type(OpTypeVector, u32, 3)
         self.wg_var, self.lid_var = m.id(), m.id()
@@ -328,9 +404,26 @@ class SpirvRenderer:
                              (self.lid_var, BUILTIN_LOCAL_INVOCATION_ID)):
             m._op(m.globals, OpVariable, self.ptr(SC_INPUT, uvec3), var, SC_INPUT)
             m.decorate(var, DEC_BUILTIN, builtin)
-        push = m.new_type(OpTypeStruct, u32)    # (its own struct: decorated Block)
+        # the push-constant block (its own struct: decorated Block): the group offset, and
+        # the arguments where they fit
+        members = [u32]
+        offsets = [0]
+        self.push_member: dict[str, int] = {}
+        if self.arguments is not None:
+            offset = 8
+            for kind, count, dt in (("int", n_ints, np.dtype(np.int64)),
+                                    ("float", n_floats, self.float_dtype)):
+                if count:
+                    arr = m.new_type(OpTypeArray, self.t(dt), self.const(count, np.uint32))
+                    m.decorate(arr, DEC_ARRAY_STRIDE, dt.itemsize)
+                    self.push_member[kind] = len(members)
+                    members.append(arr)
+                    offsets.append(offset)
+                    offset += count * dt.itemsize
+        push = m.new_type(OpTypeStruct, *members)
         m.decorate(push, DEC_BLOCK)
-        m._op(m.decorations, OpMemberDecorate, push, 0, DEC_OFFSET, 0)
+        for index, offset in enumerate(offsets):
+            m._op(m.decorations, OpMemberDecorate, push, index, DEC_OFFSET, offset)
         self.push_var = m.id()
         m._op(m.globals, OpVariable, self.ptr(SC_PUSH_CONSTANT, push), self.push_var,
               SC_PUSH_CONSTANT)
@@ -347,15 +440,19 @@ class SpirvRenderer:
         op = x.op
         if op is Op.BUF:
             self.ids[i] = self.buf_vars[x.arg[0]]
-        elif op is Op.INT_ARG:
-            p = self._element_ptr(self.int_var, np.dtype(np.int64), self.const(x.arg, np.int64))
-            self.ids[i] = m.value(OpLoad, self.t(np.int64), p)
-        elif op is Op.FLOAT_ARG:
+        elif op in (Op.INT_ARG, Op.FLOAT_ARG):
             # (float32 on a device without float64: the CAST that follows is then a no-op)
-            p = self._element_ptr(self.float_var, self.float_dtype,
-                                  self.const(x.arg, np.int64))
-            self.ids[i] = m.value(OpLoad, self.t(self.float_dtype), p)
-            self.actual[i] = self.float_dtype
+            dt = np.dtype(np.int64) if op is Op.INT_ARG else self.float_dtype
+            if self.arguments is not None:
+                member = self.push_member["int" if op is Op.INT_ARG else "float"]
+                p = m.value(OpAccessChain, self.ptr(SC_PUSH_CONSTANT, self.t(dt)),
+                            self.push_var, self.const(member, np.int32),
+                            self.const(x.arg, np.int32))
+            else:
+                var = self.int_var if op is Op.INT_ARG else self.float_var
+                p = self._element_ptr(var, dt, self.const(x.arg, np.int64))
+            self.ids[i] = m.value(OpLoad, self.t(dt), p)
+            self.actual[i] = dt
         elif op is Op.CONST:
             self.ids[i] = self.const(x.arg, x.dtype)
         elif op is Op.SPECIAL:
@@ -507,7 +604,7 @@ class SpirvRenderer:
         v = m.value(OpINotEqual, self.t(BOOL), raw, self.const(0, np.uint8)) \
             if dt == BOOL else (self._h2f(raw) if dt == F16 else raw)
         if len(a) == 3:
-            v = m.value(OpSelect, self.t(dt), a[2], v, self.const(0 if dt != BOOL else False, dt))
+            v = self._select(a[2], v, self.const(0 if dt != BOOL else False, dt), np.dtype(dt))
         return v
 
     def _acc(self, x: Instr) -> int:
@@ -589,7 +686,7 @@ class SpirvRenderer:
                 other = m.value(OpLoad, elem, at(src))
                 mine = m.value(OpLoad, elem, at(local))
                 combined = self._combine(combine, x.dtype, other, mine)
-                new = m.value(OpSelect, elem, has, combined, mine)
+                new = self._select(has, combined, mine, np.dtype(x.dtype))
                 barrier()
                 m.op(OpStore, at(local), new)
                 barrier()
@@ -608,6 +705,8 @@ class SpirvRenderer:
         s, d = np.dtype(src), np.dtype(dst)
         if s == d:
             return v
+        if s.kind == "c" or d.kind == "c":
+            return self._complex_cast(v, s, d)
         if d == F16:      # one rounding, from the value as a double
             if s == BOOL:
                 return m.value(OpSelect, self.t(F32), v, self.const(1.0, F32),
@@ -648,9 +747,8 @@ class SpirvRenderer:
         src = dts[1] if op is Op.WHERE else (dts[0] if dts else d)
         kind = src.kind
         t, b = self.t(d), self.t(BOOL)
-        if kind == "c" or d.kind == "c":
-            raise SpirvUnsupported(f"{self.k.name}: complex numbers ({op.value}) are not "
-                                   f"rendered in SPIR-V yet")
+        if kind == "c" or d.kind == "c" or op is Op.COMPLEX:
+            return self._complex(x, a, dts)
         if op is Op.WHERE:
             return m.value(OpSelect, t, *a)
         if kind == "b":
@@ -762,12 +860,281 @@ class SpirvRenderer:
             return self._logaddexp(d, a[0], a[1])
         name = op.value.lower()
         if f and name in c_math.FUNCTIONS:
-            if d == F32 and name in _WIDENED and not self.fp64:
-                # (c_math's float32 asin/acos/atan/... evaluate the float64 helper)
-                raise SpirvUnsupported(f"{self.k.name}: {op.value} of float32 needs float64")
+            if d == F32 and not self.fp64:
+                return self._float32_math(name, t, a)
             return spirv_math.Translator(self).call(name, "f32" if d == F32 else "f64", a)
         raise SpirvUnsupported(f"{self.k.name}: {op.value} of {src} is not rendered in SPIR-V "
                                f"yet (it needs the project's math routines)")
+
+    def _float32_math(self, name: str, t: int, a: list[int]) -> int:
+        """c_math's float32 ``name`` on a device without float64: the project's own where it
+        computes in float32 only (exp, log, expm1, ...), else GLSL.std.450's (the driver's
+        accuracy; pow with NumPy's signs and special cases around it)."""
+        m = self.m
+        mark = len(m.code), len(m.decorations)
+        self.no_float64 = True
+        try:
+            return spirv_math.Translator(self).call(name, "f32", a)
+        except _NeedsFloat64:
+            del m.code[mark[0]:], m.decorations[mark[1]:]      # (the attempt's dead code)
+        finally:
+            self.no_float64 = False
+        if name == "pow":
+            return self._pow_f32(t, a[0], a[1])
+        if name in ("asin", "acos", "atan", "atan2", "asinh", "acosh", "atanh", "sinh",
+                    "cosh"):
+            return self._inverse_f32(name, t, a)
+        return self._glsl(_GLSL_F32[name], t, *a)       # (sin, cos, tan)
+
+    def _inverse_f32(self, name: str, t: int, a: list[int]) -> int:
+        """float32 inverse trigonometric and hyperbolic functions (and sinh, cosh) without
+        float64: atan2 from a minimax atan on |x| <= tan(pi/8) after the classic reduction
+        (about 2 ulp), asin/acos/atan through it, the rest from the project's own float32
+        exp, expm1, log and log1p (a few ulp)."""
+        m = self.m
+        b = self.t(BOOL)
+        c = lambda v: self.const(v, F32)
+
+        def op(code: int, *xs: int) -> int:
+            return m.value(code, t, *xs)
+
+        def call(o: Op, *xs: int) -> int:
+            return self._alu(Instr(o, F32, tuple(range(len(xs)))), list(xs), [F32] * len(xs))
+
+        def sel(cond: int, x: int, y: int) -> int:
+            return m.value(OpSelect, t, cond, x, y)
+
+        def lt(x: int, y: int) -> int:
+            return m.value(OpFOrdLessThan, b, x, y)
+
+        def copysign(x: int, y: int) -> int:
+            return call(Op.COPYSIGN, x, y)
+
+        x = a[0]
+        ax = self._glsl(GLSL_FABS, t, x)
+        if name in ("asin", "acos", "atan", "atan2"):
+            if name == "atan2":
+                y, x = a[0], a[1]
+            elif name == "atan":
+                y, x = x, c(1.0)
+            else:                  # sqrt((1 - x)(1 + x)): NaN beyond [-1, 1]
+                root = self._glsl(GLSL_SQRT, t, op(OpFMul, op(OpFSub, c(1.0), x),
+                                                   op(OpFAdd, c(1.0), x)))
+                y, x = (x, root) if name == "asin" else (root, x)
+            ay, axx = self._glsl(GLSL_FABS, t, y), self._glsl(GLSL_FABS, t, x)
+            steep = lt(axx, ay)
+            num, den = sel(steep, axx, ay), sel(steep, ay, axx)
+            q = op(OpFDiv, num, den)            # in [0, 1]: 0/0 and inf/inf are fixed below
+            both_zero = m.value(OpLogicalAnd, b, m.value(OpFOrdEqual, b, ay, c(0.0)),
+                                m.value(OpFOrdEqual, b, axx, c(0.0)))
+            both_inf = m.value(OpLogicalAnd, b, m.value(OpIsInf, b, ay), m.value(OpIsInf, b, axx))
+            q = sel(both_zero, c(0.0), sel(both_inf, c(1.0), q))
+            big = lt(c(0.41421356), q)           # tan(pi/8): atan q = pi/4 + atan((q-1)/(q+1))
+            r = sel(big, op(OpFDiv, op(OpFSub, q, c(1.0)), op(OpFAdd, q, c(1.0))), q)
+            z = op(OpFMul, r, r)
+            poly = c(8.05374449538e-2)
+            for k in (-1.38776856032e-1, 1.99777106478e-1, -3.33329491539e-1):
+                poly = op(OpFAdd, op(OpFMul, poly, z), c(k))
+            v = op(OpFAdd, op(OpFMul, op(OpFMul, poly, z), r), r)
+            v = sel(big, op(OpFAdd, v, c(np.pi / 4)), v)
+            v = sel(steep, op(OpFSub, c(np.pi / 2), v), v)
+            neg_x = self._alu(Instr(Op.SIGNBIT, BOOL, (0,)), [x], [F32])
+            v = sel(neg_x, op(OpFSub, c(np.pi), v), v)
+            return copysign(v, y)
+        if name in ("sinh", "cosh"):
+            near = lt(ax, c(88.0))
+            h = call(Op.EXP, op(OpFMul, c(0.5), ax))
+            far = op(OpFMul, op(OpFMul, c(0.5), h), h)      # (e^a / 2 without overflow)
+            if name == "sinh":
+                em = call(Op.EXPM1, ax)
+                v = op(OpFMul, c(0.5), op(OpFAdd, em, op(OpFDiv, em, op(OpFAdd, em, c(1.0)))))
+                return copysign(sel(near, v, far), x)
+            e = call(Op.EXP, ax)
+            return sel(near, op(OpFAdd, op(OpFMul, c(0.5), e), op(OpFDiv, c(0.5), e)), far)
+        huge = lt(c(4096.0), ax)
+        log_2x = op(OpFAdd, call(Op.LOG, ax), c(np.log(2.0)))
+        if name == "asinh":
+            sq = op(OpFMul, ax, ax)
+            v = call(Op.LOG1P, op(OpFAdd, ax, op(OpFDiv, sq, op(OpFAdd, c(1.0), self._glsl(
+                GLSL_SQRT, t, op(OpFAdd, c(1.0), sq))))))
+            return copysign(sel(huge, log_2x, v), x)
+        if name == "acosh":
+            u = op(OpFSub, x, c(1.0))
+            v = call(Op.LOG1P, op(OpFAdd, u, self._glsl(GLSL_SQRT, t, op(
+                OpFAdd, op(OpFMul, c(2.0), u), op(OpFMul, u, u)))))
+            return sel(huge, log_2x, v)
+        v = op(OpFMul, c(0.5), call(Op.LOG1P, op(OpFDiv, op(OpFMul, c(2.0), ax),
+                                                 op(OpFSub, c(1.0), ax))))
+        return copysign(v, x)                                            # atanh
+
+    def _pow_f32(self, t: int, x: int, y: int) -> int:
+        """float32 pow from GLSL's (defined for x > 0 only) with C's signs and cases."""
+        m = self.m
+        b = self.t(BOOL)
+        zero, one = self.const(0.0, F32), self.const(1.0, F32)
+        r = self._glsl(GLSL_POW, t, self._glsl(GLSL_FABS, t, x), y)
+        whole = m.value(OpFOrdEqual, b, self._glsl(GLSL_TRUNC, t, y), y)
+        half = m.value(OpFMul, t, y, self.const(0.5, F32))
+        odd = m.value(OpLogicalAnd, b, whole, m.value(OpFUnordNotEqual, b, self._glsl(
+            GLSL_TRUNC, t, half), half))
+        neg = m.value(OpFOrdLessThan, b, x, zero)
+        r = m.value(OpSelect, t, m.value(OpLogicalAnd, b, neg, odd),
+                    m.value(OpFNegate, t, r), r)
+        r = m.value(OpSelect, t, m.value(OpLogicalAnd, b, neg, m.value(OpLogicalNot, b, whole)),
+                    self.const(np.nan, F32), r)
+        # x == +-0: 0 for y > 0, inf for y < 0, with x's sign where y is odd
+        at_zero = m.value(OpSelect, t, m.value(OpFOrdGreaterThan, b, y, zero), zero,
+                          self.const(np.inf, F32))
+        signed = m.value(OpSelect, t, odd, self._alu(Instr(Op.COPYSIGN, F32, (0, 1)),
+                                                     [at_zero, x], [F32, F32]), at_zero)
+        r = m.value(OpSelect, t, m.value(OpFOrdEqual, b, x, zero), signed, r)
+        # y == 0 or x == 1: 1 (also for NaN)
+        return m.value(OpSelect, t, m.value(OpLogicalOr, b, m.value(OpFOrdEqual, b, y, zero),
+                                            m.value(OpFOrdEqual, b, x, one)), one, r)
+
+    def _payne_hanek(self, x: int) -> tuple[int, int, int]:
+        """x (float64, |x| >= 2^50, finite) = (n + f) pi/2: (r_hi, r_lo, n mod 4) with
+        r_hi + r_lo = f pi/2, |f| <= 1/2. The mantissa times five 32-bit words of 2/pi (from
+        the word that makes the product's integer part mod 4 exact) in 32-bit limbs, the
+        window of 2 integer and 64 fraction bits taken out, the fraction times pi/2 as a
+        double-double."""
+        m = self.m
+        u64, i64, f64, b = (self.t(np.uint64), self.t(np.int64), self.t(F64),
+                            self.t(BOOL))
+        c64 = lambda v: self.const(v, np.uint64)
+        table = self._two_over_pi()
+        bits = m.value(OpBitcast, u64, x)
+        expo = m.value(OpBitwiseAnd, u64, m.value(OpShiftRightLogical, u64, bits, c64(52)),
+                       c64(0x7FF))
+        mant = m.value(OpBitwiseOr, u64, m.value(OpBitwiseAnd, u64, bits, c64((1 << 52) - 1)),
+                       c64(1 << 52))
+        s = m.value(OpISub, i64, m.value(OpBitcast, i64, expo), self.const(1075, np.int64))
+        # j = (s + 30) / 32, kept in the table for the lanes that do not use the result
+        j = m.value(OpShiftRightArithmetic, i64, m.value(OpIAdd, i64, s, self.const(
+            30, np.int64)), self.const(5, np.int64))
+        j = m.value(OpSelect, i64, m.value(OpSLessThan, b, j, self.const(0, np.int64)),
+                    self.const(0, np.int64), j)
+        top = self.const(len(_TWO_OVER_PI) - 5, np.int64)
+        j = m.value(OpSelect, i64, m.value(OpSGreaterThan, b, j, top), top, j)
+        words = [m.value(OpLoad, u64, m.value(OpAccessChain, self.ptr(SC_PRIVATE, u64), table,
+                                               m.value(OpIAdd, i64, j, self.const(k, np.int64))))
+                 for k in range(5)]
+        low32 = c64(0xFFFFFFFF)
+        ml = m.value(OpBitwiseAnd, u64, mant, low32)
+        mh = m.value(OpShiftRightLogical, u64, mant, c64(32))
+        t4, t3, t2, t1, t0 = words[4], words[3], words[2], words[1], words[0]
+        columns = [[(ml, t4)], [(ml, t3), (mh, t4)], [(ml, t2), (mh, t3)], [(ml, t1), (mh, t2)],
+                   [(ml, t0), (mh, t1)]]
+        limbs = []
+        carry = c64(0)
+        for column in columns:
+            low, high = carry, c64(0)
+            for p, q in column:
+                prod = m.value(OpIMul, u64, p, q)
+                low = m.value(OpIAdd, u64, low, m.value(OpBitwiseAnd, u64, prod, low32))
+                high = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, prod,
+                                                           c64(32)))
+            limbs.append(m.value(OpBitwiseAnd, u64, low, low32))
+            carry = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, low, c64(32)))
+        limbs.append(carry)               # (bits 160 and up: mh * t0 + carry, unused)
+        # the binary point is at bit 128 - a of the product, a = s - 32 j in [-30, 1]; the
+        # window starts 64 bits below it, sh = 32 - a bits into limb 1 (limbs 1-2 hold the
+        # fraction's bits, limbs 3-4 from the same shift on the integer part's)
+        a = m.value(OpISub, i64, s, m.value(OpShiftLeftLogical, i64, j, self.const(5, np.int64)))
+        sh = m.value(OpBitcast, u64, m.value(OpISub, i64, self.const(32, np.int64), a))
+        lo128 = m.value(OpBitwiseOr, u64, limbs[1], m.value(OpShiftLeftLogical, u64, limbs[2],
+                                                            c64(32)))
+        hi128 = m.value(OpBitwiseOr, u64, limbs[3], m.value(OpShiftLeftLogical, u64, limbs[4],
+                                                            c64(32)))
+        frac = m.value(OpBitwiseOr, u64, m.value(OpShiftRightLogical, u64, lo128, sh),
+                       m.value(OpShiftLeftLogical, u64, hi128,
+                               m.value(OpISub, u64, c64(64), sh)))
+        n = m.value(OpShiftRightLogical, u64, hi128, sh)
+        signed = m.value(OpBitcast, i64, frac)      # (a fraction of 1/2 or more: n + 1, f - 1)
+        n = m.value(OpIAdd, u64, n, m.value(OpSelect, u64, m.value(
+            OpSLessThan, b, signed, self.const(0, np.int64)), c64(1), c64(0)))
+        # f * 2^64 = fh + fl exactly (52 and 11 bits), times pi/2 = P1 + P2 as hi + lo
+        fh = m.value(OpConvertSToF, f64, m.value(OpBitwiseAnd, i64, signed,
+                                                 self.const(~0x7FF, np.int64)))
+        fl = m.value(OpConvertSToF, f64, m.value(OpBitwiseAnd, i64, signed,
+                                                 self.const(0x7FF, np.int64)))
+        p1 = float(np.float64(np.pi / 2))
+        p1s, p2s = p1 * 2.0 ** -64, _PI_HALF_TAIL * 2.0 ** -64
+        tr = spirv_math.Translator(self)
+        hi = m.value(OpFMul, f64, fh, self.const(p1s, F64))
+        m.decorate(hi, DEC_NO_CONTRACTION)
+        err = tr.exact_product_error(fh, self.const(p1s, F64), hi)
+        lo = m.value(OpFAdd, f64, err, m.value(OpFAdd, f64, m.value(
+            OpFMul, f64, fl, self.const(p1s, F64)), m.value(OpFMul, f64, fh, self.const(p2s, F64))))
+        total = m.value(OpFAdd, f64, hi, lo)
+        lo = m.value(OpFSub, f64, lo, m.value(OpFSub, f64, total, hi))
+        for v in (total, lo):
+            m.decorate(v, DEC_NO_CONTRACTION)
+        # x < 0: -(n + f)
+        neg = m.value(OpSLessThan, b, m.value(OpBitcast, i64, bits), self.const(0, np.int64))
+        total = m.value(OpSelect, f64, neg, m.value(OpFNegate, f64, total), total)
+        lo = m.value(OpSelect, f64, neg, m.value(OpFNegate, f64, lo), lo)
+        n = m.value(OpSelect, u64, neg, m.value(OpISub, u64, c64(0), n), n)
+        return total, lo, n
+
+    def _two_over_pi(self) -> int:
+        """The Private array of 2/pi's 32-bit words (word 0 the integer part), once."""
+        if self._pi_table is None:
+            m = self.m
+            u64 = self.t(np.uint64)
+            words = _TWO_OVER_PI
+            arr = m.type(OpTypeArray, u64, self.const(len(words), np.uint32))
+            init = m.composite_const(arr, tuple(self.const(w, np.uint64) for w in words))
+            var = m.id()
+            m._op(m.globals, OpVariable, self.ptr(SC_PRIVATE, arr), var, SC_PRIVATE, init)
+            self._pi_table = var
+        return self._pi_table
+
+    # -- complex numbers (two-component vectors, complex_vec's helpers) -------------------
+    def _complex(self, x: Instr, a: list[int], dts: list[np.dtype]) -> int:
+        m = self.m
+        op, d = x.op, np.dtype(x.dtype)
+        if op is Op.COMPLEX:
+            part = _part(d)
+            re, im = (self._cast(v, dt, part) for v, dt in zip(a, dts))
+            return m.value(OpCompositeConstruct, self.t(d), re, im)
+        src = dts[1] if op is Op.WHERE else dts[0]
+        if op is Op.WHERE:
+            return self._select(a[0], a[1], a[2], src)
+        if op in (Op.REAL, Op.IMAG):
+            return m.value(OpCompositeExtract, self.t(_part(src)), a[0], int(op is Op.IMAG))
+        name = VECTOR_COMPLEX.get(op)
+        if name is None:
+            raise SpirvUnsupported(f"{self.k.name}: {op.value} is not defined for complex "
+                                   f"operands")
+        v, dt = spirv_math.Translator(self).complex_call(name, src, list(zip(a, dts)))
+        return v if dt == d or dt.kind == "c" else self._cast(v, dt, d)
+
+    def _select(self, cond: int, a: int, b: int, dtype: np.dtype) -> int:
+        """``cond ? a : b``; a complex value's components each (SPIR-V 1.3 selects vectors
+        on a vector of conditions)."""
+        m = self.m
+        if dtype.kind != "c":
+            return m.value(OpSelect, self.t(dtype), cond, a, b)
+        both = m.value(OpCompositeConstruct, m.type(OpTypeVector, self.t(BOOL), 2), cond, cond)
+        return m.value(OpSelect, self.t(dtype), both, a, b)
+
+    def _complex_cast(self, v: int, s: np.dtype, d: np.dtype) -> int:
+        m = self.m
+        if s.kind == "c" and d.kind == "c":          # (component by component)
+            return m.value(OpFConvert, self.t(d), v)
+        if s.kind == "c":
+            part = _part(s)
+            re = m.value(OpCompositeExtract, self.t(part), v, 0)
+            if d == BOOL:                            # (either component non-zero)
+                im = m.value(OpCompositeExtract, self.t(part), v, 1)
+                b = self.t(BOOL)
+                return m.value(OpLogicalOr, b, self._cast(re, part, BOOL),
+                               self._cast(im, part, BOOL))
+            return self._cast(re, part, d)
+        part = _part(d)
+        re = self._cast(v, F32 if s == F16 else s, part)
+        return m.value(OpCompositeConstruct, self.t(d), re, self.const(0, part))
 
     # -- float16 (as the C dialects' HALF helpers: arithmetic only) --------------------------
     def _frexp_exponent(self, x: int, dtype: np.dtype) -> int:
@@ -1090,11 +1457,14 @@ class SpirvSource(str):
     carrying the module's words in ``binary``."""
 
     binary: bytes
+    arguments: tuple[int, int] | None      # (int64s, floats) pushed; None: in buffers
 
 
 def render(kernel: Kernel) -> SpirvSource:
     """The SPIR-V module of a thread-style ``kernel`` (``.binary``), as readable text."""
-    binary = SpirvRenderer().render(kernel)
+    renderer = SpirvRenderer()
+    binary = renderer.render(kernel)
     out = SpirvSource(f"; SPIR-V module of {len(binary) // 4} words, from this IR:\n{kernel}")
     out.binary = binary
+    out.arguments = renderer.arguments
     return out

@@ -12,6 +12,15 @@ operations, casts, ``?:``, calls of other helpers and of ``fma``/``sqrt``/``fabs
 becomes straight-line SPIR-V with the same operations in the same order as the C compiler
 is given, and the same measured accuracy (see ``c_math``). C's usual arithmetic conversions
 are followed for the types that occur (float, double, int, int32/uint32/int64/uint64).
+
+``complex_vec``'s helpers (complex numbers as a struct of ``x``, ``y``) also have ``if``/
+``else``, blocks, early ``return`` and one counted ``for`` loop with ``break``. They are
+translated by predication, still as straight-line code: both sides of an ``if`` are
+evaluated and the names either side assigns are merged with ``OpSelect`` on the condition;
+a ``return`` records its value under a "returned" flag that later returns respect; the loop
+is unrolled, a "broke" flag keeping later iterations from assigning. The libm names those
+bodies call (``exp``, ``atan2``, ``hypot``, ``isnan``, ...) are the renderer's own float
+operations, of the argument's type.
 """
 
 from __future__ import annotations
@@ -23,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from . import c_math
+from . import c_math, complex_vec
 from . import spirv as s  # (spirv imports this module first: names are read at call time)
+from .ir import Op
 
 _TOKEN = re.compile(r"""
     (?P<num>0[xX][0-9a-fA-F.]+[pP][-+]?\d+[fF]?|\d+\.\d*(?:[eE][-+]?\d+)?[fF]?|\d+(?:[eE][-+]?\d+)[fF]?|0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*)
@@ -69,7 +79,18 @@ def _tokens(text: str) -> list[str]:
 @cache
 def _source(name: str, suffix: str) -> _Source:
     """The parsed helpers that ``name``/``suffix`` needs (c_math's own preamble)."""
-    text = c_math.preamble([(name, suffix)])
+    return _parse(c_math.preamble([(name, suffix)]))
+
+
+@cache
+def _complex_source(name: str, part: str) -> _Source:
+    """The parsed complex_vec helper ``name`` for component type ``part``, its callees."""
+    text = f"typedef struct {{ {part} x, y; }} {_VEC};\n" + complex_vec.source(
+        [name], part, vec=_VEC, make="zx__mk({0}, {1})", prefix="static inline")
+    return _parse(text)
+
+
+def _parse(text: str) -> _Source:
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"^#.*$", "", text, flags=re.M)
     toks = _tokens(text)
@@ -130,11 +151,113 @@ class _Value:
         self.fields = fields
 
 
+#: the libm names complex_vec's bodies call (overloaded on float and double) -> the IR op
+#: the renderer computes them with (fmax/fmin are C's, built here)
+_OVERLOADED = {name: Op[name.upper()] for name in (
+    "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asinh",
+    "atan2", "hypot", "isnan", "isinf", "isfinite", "signbit")}
+_OVERLOADED.update(fmax=None, fmin=None)  # type: ignore[arg-type]
+#: the struct that stands for complex_vec's vector type, and its constructor
+_VEC = "zx__cv"
+
+
+class _State:
+    """Where a predicated translation stands: the names' values, whether (where) the function
+    has returned and what, whether (where) the loop has been left by ``break``."""
+
+    def __init__(self, env: dict[str, _Value | None]) -> None:
+        self.env = env
+        self.done: bool | int = False      # True, False, or a bool id
+        self.ret: _Value | None = None
+        self.brk: bool | int = False
+        self.declared: list[dict[str, _Value | None]] = [{}]   # per block: what it hides
+
+    def copy(self) -> _State:
+        out = _State(dict(self.env))
+        out.done, out.ret, out.brk = self.done, self.ret, self.brk
+        out.declared = [dict(d) for d in self.declared]
+        return out
+
+
+def _matching(toks: list[str], i: int) -> int:
+    """The index of the bracket closing ``toks[i]``."""
+    pairs = {"(": ")", "{": "}"}
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j] == toks[i]:
+            depth += 1
+        elif toks[j] == pairs[toks[i]]:
+            depth -= 1
+            if depth == 0:
+                return j
+    raise ValueError(f"c_math translation: unbalanced {toks[i]!r}")
+
+
+def _statement_end(toks: list[str], i: int) -> int:
+    """The index just past the statement that starts at ``toks[i]``."""
+    if toks[i] == "{":
+        return _matching(toks, i) + 1
+    if toks[i] in ("if", "for"):
+        j = _statement_end(toks, _matching(toks, i + 1) + 1)
+        if toks[i] == "if" and j < len(toks) and toks[j] == "else":
+            j = _statement_end(toks, j + 1)
+        return j
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j] in "({":
+            depth += 1
+        elif toks[j] in ")}":
+            depth -= 1
+        elif toks[j] == ";" and depth == 0:
+            return j + 1
+    raise ValueError(f"c_math translation: no ';' after {' '.join(toks[i:i + 8])!r}")
+
+
+def _split_commas(toks: list[str]) -> list[list[str]]:
+    """``toks`` split at the commas outside parentheses."""
+    out: list[list[str]] = [[]]
+    depth = 0
+    for tok in toks:
+        if tok == "," and depth == 0:
+            out.append([])
+            continue
+        depth += tok == "("
+        depth -= tok == ")"
+        out[-1].append(tok)
+    return out
+
+
 class Translator:
     """Inlines c_math's helpers into a ``SpirvRenderer``'s function body."""
 
     def __init__(self, renderer: Any) -> None:
         self.r = renderer
+
+    def complex_call(self, name: str, dtype: np.dtype, args: list[tuple[int, np.dtype]]
+                     ) -> tuple[int, np.dtype]:
+        """complex_vec's ``name`` for complex ``dtype`` on ``args`` ((id, dtype) pairs, a
+        complex one a two-component vector); the result's id and dtype (a vector for a
+        complex result, bool for a predicate)."""
+        r = self.r
+        m = r.m
+        part = "float" if dtype == np.complex64 else "double"
+        pdt = _TYPES[part]
+        src = _complex_source(name, part)
+        values = []
+        for v, dt in args:
+            if dt.kind == "c":
+                values.append(_Value(_VEC, fields={
+                    f: _Value(pdt, m.value(s.OpCompositeExtract, r.t(pdt), v, k))
+                    for k, f in enumerate("xy")}))
+            else:
+                values.append(_Value(dt, v))
+        out = self._inline(src, complex_vec.fn_name(name, part), values)
+        if out.fields is not None:
+            return m.value(s.OpCompositeConstruct, r.t(dtype), out.fields["x"].id,
+                           out.fields["y"].id), dtype
+        if out.ctype == np.int32:          # (a predicate)
+            return self._truth(out), BOOL
+        return out.id, out.ctype
 
     def call(self, name: str, suffix: str, args: list[int]) -> int:
         """The SPIR-V value of c_math's ``name`` (``suffix`` "f32"/"f64") on ``args``."""
@@ -146,55 +269,243 @@ class Translator:
 
     # -- functions and statements ------------------------------------------------------------
     def _inline(self, src: _Source, fname: str, args: list[_Value]) -> _Value:
-        special = self._builtin(fname, args)
+        special = self._builtin(fname, args, src)
         if special is not None:
             return special
+        if fname in ("zx__trig_reduce_f64", "zx__trig_reduce_f32") and \
+                not getattr(self, "_in_reduce", False):
+            return self._trig_reduce(src, fname, args[0])
         fn = src.funcs.get(fname)
         if fn is None:
             raise ValueError(f"c_math translation: no function {fname}")
-        env: dict[str, _Value] = {}
+        st = _State({})
         for (pname, ptype), a in zip(fn.params, args):
-            env[pname] = self._convert(a, self._ctype(ptype, src))
-        toks = fn.body
-        i = 0
-        while i < len(toks):
-            end = toks.index(";", i)
-            stmt = toks[i:end]
-            i = end + 1
-            if stmt[0] == "return":
-                return self._convert(self._expr(src, env, stmt[1:]), self._ctype(fn.ret, src))
-            if stmt[0] == "const":
-                stmt = stmt[1:]
-            if stmt[0] in _TYPES or stmt[0] in src.structs:
-                ctype = self._ctype(stmt[0], src)
-                if len(stmt) == 2:               # a struct declared, fields set later
-                    env[stmt[1]] = _Value(ctype, fields={})
-                    continue
-                assert stmt[2] == "=", stmt
-                env[stmt[1]] = self._convert(self._expr(src, env, stmt[3:]), ctype)
-                continue
-            # an assignment: name = e; name.field = e; or name op= e
-            eq = stmt.index("=")
-            target = stmt[:eq]
-            value = self._expr(src, env, stmt[eq + 1:])
-            if len(target) == 2:             # (a compound assignment: nf += ...)
-                value = _Parser(self, src, env, []).apply(target[1], env[target[0]], value)
-                target = target[:1]
-            if len(target) == 3 and target[1] == ".":
-                struct = env[target[0]]
-                ftype = dict(src.structs[struct.ctype])[target[2]]
-                struct.fields[target[2]] = self._convert(value, self._ctype(ftype, src))
+            st.env[pname] = self._convert(a, self._ctype(ptype, src))
+        self._run(src, fn.body, 0, len(fn.body), st)
+        if st.ret is None or st.done is not True:
+            raise ValueError(f"c_math translation: {fname} may end without a return")
+        return self._convert(st.ret, self._ctype(fn.ret, src))
+
+    def _trig_reduce(self, src: _Source, fname: str, x: _Value) -> _Value:
+        """c_math's argument reduction for sin/cos/tan, whose results it clamps beyond
+        |x| = 2^51 (2^50 for float32), with the renderer's Payne-Hanek reduction there
+        (libm's answer for huge arguments, as the cpu device's libm and the GPU builtins
+        give)."""
+        r = self.r
+        m = r.m
+        self._in_reduce = True
+        try:
+            near = self._inline(src, fname, [x])
+        finally:
+            self._in_reduce = False
+        f64, b = np.dtype(np.float64), r.t(BOOL)
+        wide = self._convert(x, f64).id
+        hi, lo, q = r._payne_hanek(wide)
+        ax = r._glsl(s.GLSL_FABS, r.t(f64), wide)
+        limit = 2.0 ** (51 if fname.endswith("f64") else 50)
+        huge = m.value(s.OpLogicalAnd, b, m.value(s.OpFOrdGreaterThan, b, ax, r.const(limit, f64)),
+                       m.value(s.OpLogicalNot, b, m.value(s.OpIsInf, b, ax)))
+        fields = dict(src.structs[near.ctype])
+        if fname.endswith("f32"):
+            f32 = np.dtype(np.float32)
+            rh = r._cast(hi, f64, f32)
+            rest = m.value(s.OpFAdd, r.t(f64), m.value(s.OpFSub, r.t(f64), hi, r._cast(
+                rh, f32, f64)), lo)
+            far = {"hi": _Value(f32, rh), "lo": _Value(f32, r._cast(rest, f64, f32)),
+                   "q": _Value(np.dtype(np.uint32), r._cast(q, np.dtype(np.uint64),
+                                                          np.dtype(np.uint32)))}
+        else:
+            far = {"hi": _Value(f64, hi), "lo": _Value(f64, lo),
+                   "q": _Value(np.dtype(np.uint64), q)}
+        assert set(fields) == set(far), fields
+        out = {name: self._select(huge, far[name], near.fields[name]) for name in fields}
+        return _Value(near.ctype, fields=out)
+
+    # -- statements (predicated: see the module's docstring) ---------------------------------
+    def _run(self, src: _Source, toks: list[str], i: int, end: int, st: _State) -> None:
+        """Executes the statements in ``toks[i:end]``."""
+        while i < end and st.done is not True:      # (after a return: nothing runs)
+            j = _statement_end(toks, i)
+            self._statement(src, toks, i, j, st)
+            i = j
+
+    def _statement(self, src: _Source, toks: list[str], i: int, end: int, st: _State) -> None:
+        tok = toks[i]
+        if tok == "{":
+            st.declared.append({})
+            self._run(src, toks, i + 1, end - 1, st)
+            for name, hidden in st.declared.pop().items():   # (the block's names end)
+                if hidden is None:
+                    st.env.pop(name, None)
+                else:
+                    st.env[name] = hidden
+            return
+        if tok == "if":
+            close = _matching(toks, i + 1)
+            cond = self._truth(self._expr(src, st.env, toks[i + 2:close]))
+            then_end = _statement_end(toks, close + 1)
+            then = st.copy()
+            self._run(src, toks, close + 1, then_end, then)
+            other = st.copy()
+            if then_end < end and toks[then_end] == "else":
+                self._run(src, toks, then_end + 1, end, other)
+            self._merge(cond, then, other, st)
+            return
+        if tok == "for":
+            close = _matching(toks, i + 1)
+            head = toks[i + 2:close]
+            # for (int NAME = A; NAME < B; NAME++): unrolled
+            if len(head) != 12 or head[0] != "int" or head[2:5:2] != ["=", ";"] or \
+                    head[6:11:2] != ["<", ";", "+"] or head[11] != "+" or \
+                    not head[1] == head[5] == head[9]:
+                raise ValueError(f"c_math translation: loop ({' '.join(head)})")
+            name = head[1]
+            outer_brk, st.brk = st.brk, False
+            for k in range(int(head[3]), int(head[7])):
+                st.env[name] = _Value(np.dtype(np.int32), self.r.const(k, np.int32))
+                self._run(src, toks, close + 1, end, st)
+            del st.env[name]
+            st.brk = outer_brk
+            return
+        if tok == "break":
+            st.brk = True
+            return
+        stmt = toks[i:end - 1]                 # (without its ";")
+        if tok == "return":
+            value = self._expr(src, st.env, stmt[1:])
+            live = self._live(st, returns=True)
+            st.ret = value if live is None or st.ret is None else \
+                self._select(live, value, st.ret)
+            if st.brk is not False:            # (returned unless the loop was left)
+                r = self.r
+                st.done = self._flag_or(st.done, r.m.value(s.OpLogicalNot, r.t(BOOL),
+                                                           self._flag(st.brk)))
             else:
-                env[target[0]] = self._convert(value, env[target[0]].ctype)
-        raise ValueError(f"c_math translation: {fname} has no return")
+                st.done = True
+            return
+        if tok == "const":
+            stmt = stmt[1:]
+        if stmt[0] in _TYPES or stmt[0] in src.structs:
+            ctype = self._ctype(stmt[0], src)
+            for decl in _split_commas(stmt[1:]):
+                name = decl[0]
+                st.declared[-1].setdefault(name, st.env.get(name))
+                if len(decl) == 1:             # declared, assigned later
+                    st.env[name] = _Value(ctype, fields={}) if isinstance(ctype, str) else None
+                    continue
+                if decl[1] != "=":
+                    raise ValueError(f"c_math translation: declaration {' '.join(decl)!r}")
+                st.env[name] = self._convert(self._expr(src, st.env, decl[2:]), ctype)
+            return
+        # an assignment: name = e; name.field = e; or name op= e
+        eq = stmt.index("=")
+        target = stmt[:eq]
+        value = self._expr(src, st.env, stmt[eq + 1:])
+        if len(target) == 2:             # (a compound assignment: nf += ...)
+            value = _Parser(self, src, st.env, []).apply(target[1], st.env[target[0]], value)
+            target = target[:1]
+        live = self._live(st, returns=False)
+        if len(target) == 3 and target[1] == ".":
+            struct = st.env[target[0]]
+            ftype = dict(src.structs[struct.ctype])[target[2]]
+            value = self._convert(value, self._ctype(ftype, src))
+            old = struct.fields.get(target[2])
+            fields = dict(struct.fields)
+            fields[target[2]] = value if live is None or old is None else \
+                self._select(live, value, old)
+            st.env[target[0]] = _Value(struct.ctype, fields=fields)
+        else:
+            old = st.env[target[0]]
+            ctype = old.ctype if old is not None else value.ctype
+            value = self._convert(value, ctype)
+            st.env[target[0]] = value if live is None or old is None else \
+                self._select(live, value, old)
+
+    def _live(self, st: _State, returns: bool) -> int | None:
+        """Where an assignment (a return) still takes effect: a bool id, None for always."""
+        flags = [st.brk] + ([st.done] if returns else [])
+        if all(f is False for f in flags):
+            return None
+        r = self.r
+        b = r.t(BOOL)
+        either = flags[0]
+        for f in flags[1:]:
+            either = self._flag_or(either, f)
+        return r.m.value(s.OpLogicalNot, b, self._flag(either))
+
+    def _flag(self, f: bool | int) -> int:
+        return self.r.m.bool_const(f) if isinstance(f, bool) else f
+
+    def _flag_or(self, a: bool | int, b: bool | int) -> bool | int:
+        if a is True or b is True:
+            return True
+        if a is False:
+            return b
+        if b is False:
+            return a
+        return self.r.m.value(s.OpLogicalOr, self.r.t(BOOL), a, b)
+
+    def _select(self, cond: int, a: _Value, b: _Value) -> _Value:
+        """``cond ? a : b`` for values and structs (field by field)."""
+        if a is b:
+            return a
+        if a.fields is not None:
+            fields = {}
+            for name in a.fields.keys() | b.fields.keys():
+                fa, fb = a.fields.get(name), b.fields.get(name)
+                fields[name] = fb if fa is None else (fa if fb is None else
+                                                      self._select(cond, fa, fb))
+            return _Value(a.ctype, fields=fields)
+        if a.id == b.id and a.ctype == b.ctype:
+            return a
+        a, b = self._common(a, b)
+        r = self.r
+        return _Value(a.ctype, r.m.value(s.OpSelect, r.t(a.ctype), cond, a.id, b.id))
+
+    def _merge(self, cond: int, then: _State, other: _State, st: _State) -> None:
+        """``st`` after ``if (cond) then else other``: each name, flag and the returned value
+        as the condition picks."""
+        for name, before in list(st.env.items()):
+            a, b = then.env.get(name, before), other.env.get(name, before)
+            st.env[name] = b if a is None else (a if b is None else self._select(cond, a, b))
+        for flag in ("done", "brk"):
+            fa, fb = getattr(then, flag), getattr(other, flag)
+            if fa is fb:
+                merged: bool | int = fa
+            else:
+                r = self.r
+                merged = r.m.value(s.OpSelect, r.t(BOOL), cond, self._flag(fa), self._flag(fb))
+            setattr(st, flag, merged)
+        ra, rb = then.ret, other.ret
+        st.ret = rb if ra is None else (ra if rb is None else self._select(cond, ra, rb))
 
     def _ctype(self, name: str, src: _Source) -> Any:
         return _TYPES.get(name, name)
 
-    def _builtin(self, fname: str, args: list[_Value]) -> _Value | None:
-        """The pun, select and libm calls, as single instructions."""
+    def _builtin(self, fname: str, args: list[_Value], src: _Source) -> _Value | None:
+        """The pun, select and libm calls, as single instructions (or the renderer's own
+        float operations)."""
         r = self.r
         m = r.m
+        if fname == "zx__mk":                # complex_vec's vector of (x, y)
+            fields = dict(src.structs[_VEC])
+            return _Value(_VEC, fields={n: self._convert(a, _TYPES[fields[n]])
+                                        for n, a in zip(("x", "y"), args)})
+        if fname in _OVERLOADED:
+            dt = max((a.ctype for a in args if a.ctype != BOOL and a.ctype.kind == "f"),
+                     key=lambda d: d.itemsize)
+            vals = [self._convert(a, dt) for a in args]
+            if fname in ("fmax", "fmin"):     # C's: a NaN operand gives the other
+                x, y = vals
+                b = r.t(BOOL)
+                code = s.OpFOrdGreaterThan if fname == "fmax" else s.OpFOrdLessThan
+                pick = m.value(s.OpLogicalOr, b, m.value(code, b, x.id, y.id),
+                               m.value(s.OpIsNan, b, y.id))
+                return _Value(dt, m.value(s.OpSelect, r.t(dt), pick, x.id, y.id))
+            op = _OVERLOADED[fname]
+            out = BOOL if op in (Op.ISNAN, Op.ISINF, Op.ISFINITE, Op.SIGNBIT) else dt
+            fake = s.Instr(op, out, tuple(range(len(vals))))
+            return _Value(out, r._alu(fake, [v.id for v in vals], [dt] * len(vals)))
         if fname.startswith("zx__bits_"):
             u = np.dtype(np.uint32 if fname.endswith("f32") else np.uint64)
             return _Value(u, m.value(s.OpBitcast, r.t(u), args[0].id))
@@ -214,10 +525,15 @@ class Translator:
                 "rintf": s.GLSL_ROUND_EVEN, "trunc": s.GLSL_TRUNC, "truncf": s.GLSL_TRUNC}
         if fname in glsl:
             dt = np.dtype(np.float32 if fname.endswith("f") else np.float64)
+            if fname in ("sqrt", "fabs", "rint", "floor", "trunc") and \
+                    args[0].ctype == np.float32:      # (complex_vec's overloaded calls)
+                dt = args[0].ctype
             vals = [self._convert(a, dt) for a in args]
             return _Value(dt, r._glsl(glsl[fname], r.t(dt), *(v.id for v in vals)))
         if fname in ("copysign", "copysignf"):
-            dt = np.dtype(np.float32 if fname == "copysignf" else np.float64)
+            dt = np.dtype(np.float32 if fname == "copysignf" or
+                          (args[0].ctype == np.float32 and args[1].ctype == np.float32)
+                          else np.float64)
             a, b = (self._convert(v, dt) for v in args)
             fake = s.Instr(s.Op.COPYSIGN, dt, (0, 1))
             return _Value(dt, r._alu(fake, [a.id, b.id], [dt, dt]))
@@ -226,13 +542,18 @@ class Translator:
     def _fma(self, fname: str, args: list[_Value]) -> _Value:
         """a * b + c with the product's rounding error kept, without relying on the driver
         fusing GLSL's Fma (lavapipe does not: c_math's exact range reductions then fail).
-        float32: in float64, where the product is exact. float64: Dekker's product (a
+        float32: in float64, where the product is exact (on a device without float64, as
+        float64 is computed, in float32). float64: Dekker's product (a
         Veltkamp split) gives p + e == a * b exactly, then (p + c) + e; exact wherever c_math
         relies on it (the result is representable: a product's error, a reduction that
         cancels), one extra rounding in its polynomials."""
         r = self.r
         m = r.m
         f64 = np.dtype(np.float64)
+        if all(a.ctype == np.float32 for a in args):      # (complex_vec's overloaded fma)
+            fname = "fmaf"
+        if fname == "fmaf" and not r.fp64:    # (no float64: Dekker's product in float32)
+            f64 = np.dtype(np.float32)
 
         def op(code: int, x: int, y: int) -> int:
             v = m.value(code, r.t(f64), x, y)
@@ -240,23 +561,35 @@ class Translator:
             return v
 
         a, b, c = (self._convert(v, f64).id for v in args)
-        if fname == "fmaf":
+        if fname == "fmaf" and r.fp64:
             out = op(s.OpFAdd, op(s.OpFMul, a, b), c)
             return _Value(np.dtype(np.float32), r._cast(out, f64, np.dtype(np.float32)))
-        split = r.const(134217729.0, f64)          # 2^27 + 1
+        p = op(s.OpFMul, a, b)
+        e = self.exact_product_error(a, b, p, f64)
+        return _Value(f64, op(s.OpFAdd, op(s.OpFAdd, p, c), e))
+
+    def exact_product_error(self, a: int, b: int, p: int, dtype: Any = None) -> int:
+        """a * b - p exactly, for p the rounded product (Dekker: Veltkamp-split halves)."""
+        r = self.r
+        m = r.m
+        dt = np.dtype(np.float64) if dtype is None else np.dtype(dtype)
+        split = r.const(134217729.0 if dt.itemsize == 8 else 4097.0, dt)  # 2^27+1, 2^12+1
+
+        def op(code: int, x: int, y: int) -> int:
+            v = m.value(code, r.t(dt), x, y)
+            m.decorate(v, s.DEC_NO_CONTRACTION)
+            return v
 
         def halves(x: int) -> tuple[int, int]:
             t = op(s.OpFMul, split, x)
             hi = op(s.OpFSub, t, op(s.OpFSub, t, x))
             return hi, op(s.OpFSub, x, hi)
 
-        p = op(s.OpFMul, a, b)
         ah, al = halves(a)
         bh, bl = halves(b)
-        e = op(s.OpFAdd, op(s.OpFAdd, op(s.OpFAdd, op(s.OpFSub, op(s.OpFMul, ah, bh), p),
-                                         op(s.OpFMul, ah, bl)), op(s.OpFMul, al, bh)),
-               op(s.OpFMul, al, bl))
-        return _Value(f64, op(s.OpFAdd, op(s.OpFAdd, p, c), e))
+        return op(s.OpFAdd, op(s.OpFAdd, op(s.OpFAdd, op(s.OpFSub, op(s.OpFMul, ah, bh), p),
+                                          op(s.OpFMul, ah, bl)), op(s.OpFMul, al, bh)),
+                  op(s.OpFMul, al, bl))
 
     # -- expressions -------------------------------------------------------------------------
     def _expr(self, src: _Source, env: dict[str, _Value], toks: list[str]) -> _Value:

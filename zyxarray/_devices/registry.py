@@ -20,12 +20,9 @@ from .. import _debug, _env
 from .base import Device
 
 #: runtime modules, in the order their devices are listed
-RUNTIMES = ("cuda", "hip", "opencl", "cpu", "reference")
+RUNTIMES = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
 #: runtimes that exist but offer no device yet, and why (``python -m zyxarray`` says so)
-UNDER_CONSTRUCTION = {
-    "vulkan": "vulkan: the runtime and its SPIR-V renderer are under construction (issue "
-              "15: complex numbers are not rendered yet); no vulkan device is offered",
-}
+UNDER_CONSTRUCTION: dict[str, str] = {}
 
 _lock = threading.Lock()
 _devices: dict[str, Device] | None = None

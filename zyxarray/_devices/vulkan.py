@@ -83,8 +83,12 @@ class VulkanProgram(Program):
         self.device = device
         self.local_size = int(meta.get("local_size", 1))
         self.groups_arg = meta.get("groups_arg")
-        self.n_bindings = n_buffers + 2
         self.float_dtype = np.dtype(np.float64 if meta.get("fp64", True) else np.float32)
+        # the arguments pushed with the group offset (ints, floats), or in two buffers
+        self.arguments = getattr(source, "arguments", None)
+        self.n_bindings = n_buffers + (2 if self.arguments is None else 0)
+        self.push_size = 4 if self.arguments is None else \
+            8 + 8 * self.arguments[0] + self.float_dtype.itemsize * self.arguments[1]
         d = device.handle
         code = source.binary
         self.module = vk.vkCreateShaderModule(d, vk.VkShaderModuleCreateInfo(
@@ -95,7 +99,7 @@ class VulkanProgram(Program):
         self.set_layout = vk.vkCreateDescriptorSetLayout(d, vk.VkDescriptorSetLayoutCreateInfo(
             bindingCount=len(bindings), pBindings=bindings), None)
         push = vk.VkPushConstantRange(stageFlags=vk.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
-                                      size=4)
+                                      size=self.push_size)
         self.layout = vk.vkCreatePipelineLayout(d, vk.VkPipelineLayoutCreateInfo(
             setLayoutCount=1, pSetLayouts=[self.set_layout], pushConstantRangeCount=1,
             pPushConstantRanges=[push]), None)
@@ -127,16 +131,26 @@ class VulkanProgram(Program):
         if groups <= 0:
             return COMPLETED
         dev = self.device
-        args = [dev.alloc(max(8 * len(ints), 8)),
-                dev.alloc(max(self.float_dtype.itemsize * len(floats), 8))]
-        dev.copy_in(args[0], np.asarray(ints if ints else [0], np.int64))
-        dev.copy_in(args[1], np.asarray(floats if floats else [0.0], self.float_dtype))
+        args: list[Buffer] = []
+        if self.arguments is None:
+            values = (np.asarray(ints if ints else [0], np.int64),
+                      np.asarray(list(floats) + [0.0, 0.0], self.float_dtype)[
+                          :max(len(floats), 2)])
+            args = [dev.alloc(v.nbytes) for v in values]
+            for buf, v in zip(args, values):
+                dev.copy_in(buf, v)
+            pushed = b""
+        else:
+            n_ints, n_floats = self.arguments
+            pushed = np.asarray(ints[:n_ints], np.int64).tobytes() + \
+                np.asarray(floats[:n_floats], self.float_dtype).tobytes()
         with dev.lock:
-            ds = self._descriptor_set()
-            self._bind(ds, list(buffers) + args)
+            ds = self._descriptor_set() if self.n_bindings else None
+            if ds is not None:
+                self._bind(ds, list(buffers) + args)
             # the buffers and the set stay with the submission until it completes
-            return dev.submit(self._record(ds, groups), (buffers, args),
-                              lambda: self.free_sets.append(ds))
+            release = None if ds is None else (lambda: self.free_sets.append(ds))
+            return dev.submit(self._record(ds, groups, pushed), (buffers, args), release)
 
     def _bind(self, ds: Any, buffers: list[Buffer]) -> None:
         vk = _vk
@@ -149,18 +163,20 @@ class VulkanProgram(Program):
             for i, b in enumerate(buffers)]
         vk.vkUpdateDescriptorSets(self.device.handle, len(writes), writes, 0, None)
 
-    def _record(self, ds: Any, groups: int) -> Any:
+    def _record(self, ds: Any, groups: int, pushed: bytes) -> Any:
         vk = _vk
         dev = self.device
         cb = dev.begin()
         vk.vkCmdBindPipeline(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.pipeline)
-        vk.vkCmdBindDescriptorSets(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.layout, 0, 1,
-                                   [ds], 0, None)
+        if ds is not None:
+            vk.vkCmdBindDescriptorSets(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.layout, 0,
+                                       1, [ds], 0, None)
         limit = dev.max_groups
         for base in range(0, groups, limit):
-            offset = vk.ffi.new("uint32_t[1]", [base])
-            vk.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0, 4,
-                                  offset)
+            head = base.to_bytes(4, "little") + (b"" if self.arguments is None else bytes(4))
+            data = vk.ffi.from_buffer(head + pushed)
+            vk.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                  self.push_size, data)
             vk.vkCmdDispatch(cb, min(limit, groups - base), 1, 1)
         return cb
 
@@ -168,6 +184,7 @@ class VulkanProgram(Program):
 class VulkanDevice(Device):
     def __init__(self, index: int, instance: Any, physical: Any) -> None:
         vk = _vk
+        self.index = index
         self.instance = instance
         self.physical = physical
         props = vk.vkGetPhysicalDeviceProperties(physical)
@@ -212,13 +229,14 @@ class VulkanDevice(Device):
             name=f"vulkan:{index}", kind="vulkan", language="spirv",
             description=f"{name} (Vulkan {props.apiVersion >> 22}."
                         f"{(props.apiVersion >> 12) & 0x3FF})",
-            float64=bool(feats.shaderFloat64), float16=False, complex=False,
+            float64=bool(feats.shaderFloat64), float16=False, complex=True,
             compute_units=os.cpu_count() or 1,
             max_work_group=int(min(limits.maxComputeWorkGroupInvocations,
                                    limits.maxComputeWorkGroupSize[0])),
             local_memory=int(limits.maxComputeSharedMemorySize), simd_lanes=1,
             style="threads", launch_bounds=True, total_memory=int(total))
         self.max_buffer = int(limits.maxStorageBufferRange)
+        push_bytes = int(limits.maxPushConstantsSize)
         controls = vk.VkPhysicalDeviceFloatControlsProperties()
         vk.vkGetPhysicalDeviceProperties2(physical, vk.VkPhysicalDeviceProperties2(
             pNext=controls))
@@ -233,7 +251,8 @@ class VulkanDevice(Device):
                 float_controls.append(("denorm_preserve", width))
             if signed:
                 float_controls.append(("signed_zero_inf_nan_preserve", width))
-        self.info = dataclasses.replace(self.info, extra={"float_controls": float_controls})
+        self.info = dataclasses.replace(self.info, extra={"float_controls": float_controls,
+                                                          "push_constants": push_bytes})
         # host-visible memory is mapped and copied to directly; False forces the staging
         # path that device-local memory the host cannot see takes (the tests use it)
         self.mapped_memory = True

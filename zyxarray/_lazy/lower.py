@@ -622,6 +622,9 @@ class _Lowerer:
             controls = self.c.info.extra.get("float_controls")
             if controls:     # (float behaviour a device keeps only when asked: Vulkan)
                 meta.update(float_controls=tuple(controls))
+            push = self.c.info.extra.get("push_constants")
+            if push:         # (bytes of arguments a launch can push: Vulkan)
+                meta.update(push_constants=int(push))
         if self.scratch:
             meta.update(phase=self.phase)
         return self.b.finish(**meta)
