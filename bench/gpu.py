@@ -1,4 +1,4 @@
-"""GPU benchmarks: zyxarray on a cuda or opencl device side by side with CuPy, in one run
+"""GPU benchmarks: zyxarray on a cuda, opencl or vulkan device side by side with CuPy, in one run
 (issues 4 and 5's targets). Run on the GPU machine (see ``make gpu-bench`` and GPU.md).
 
 Usage: python bench/gpu.py [--device cuda:0] [--json out.json] [--quick] [--latency]

@@ -237,6 +237,25 @@ def test_buffers_round_trip_and_are_pooled(vk: Any) -> None:
     assert vk.alloc(data.nbytes).handle is handle       # the block came back from the pool
 
 
+def test_device_copies_and_fills_are_queued(vk: Any) -> None:
+    """copy and fill_zero are transfers on the queue (asynchronous, in order with kernels);
+    a copy from another device's buffer goes through the host."""
+    data = np.arange(257, dtype=np.uint8)
+    a, b = vk.alloc(data.nbytes), vk.alloc(data.nbytes)
+    vk.copy_in(a, data)
+    vk.copy(b, a)
+    np.testing.assert_array_equal(vk.copy_out(b), data)
+    vk.fill_zero(b)
+    np.testing.assert_array_equal(vk.copy_out(b), np.zeros_like(data))
+    from zyxarray._devices import registry
+    cpu = registry.get("cpu")
+    c = cpu.alloc(100)
+    cpu.copy_in(c, data[:100][::-1].copy())
+    vk.copy(a, c, 100)
+    np.testing.assert_array_equal(vk.copy_out(a), np.concatenate([data[:100][::-1],
+                                                                  data[100:]]))
+
+
 def test_memory_the_host_cannot_see_goes_through_staging(
         vk: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Device-local memory without a host mapping (a discrete GPU's): copies in and out

@@ -294,6 +294,7 @@ class VulkanDevice(Device):
 
     def _raw_alloc(self, nbytes: int) -> _Allocation:
         vk = _vk
+        nbytes = max(4, -(-nbytes // 4) * 4)    # (whole 32-bit words: vkCmdFillBuffer's unit)
         if nbytes > self.max_buffer:
             raise MemoryError(f"cannot allocate {nbytes} bytes on device {self.info.name}: "
                               f"a storage buffer holds at most {self.max_buffer} bytes here")
@@ -375,6 +376,39 @@ class VulkanDevice(Device):
             return into
         out.flags.writeable = False
         return out
+
+    def copy(self, dst: Buffer, src: Buffer, nbytes: int | None = None) -> None:
+        """Copy ``src`` into ``dst`` (a buffer of this device), asynchronously: a transfer on
+        the queue after everything before it. A source on another device goes through the
+        host."""
+        n = min(src.nbytes, dst.nbytes) if nbytes is None else int(nbytes)
+        if n == 0:
+            return
+        if src.device is not self:
+            data = src.device.copy_out(src)[:n]
+            if n < dst.nbytes:                  # (the rest of dst is kept)
+                dst.ready.wait()
+                whole = np.array(self.copy_out(dst))
+                whole[:n] = data
+                data = whole
+            self.copy_in(dst, data)
+            return
+        vk = _vk
+        with self.lock:
+            cb = self.begin()
+            vk.vkCmdCopyBuffer(cb, src.handle.buffer, dst.handle.buffer, 1, [vk.VkBufferCopy(
+                srcOffset=0, dstOffset=0, size=n)])
+            dst.ready = self.submit(cb, (src, dst))
+
+    def fill_zero(self, buffer: Buffer) -> None:
+        """Set every byte of ``buffer`` to 0, asynchronously (allocations are whole words)."""
+        if buffer.nbytes == 0:
+            return
+        vk = _vk
+        with self.lock:
+            cb = self.begin()
+            vk.vkCmdFillBuffer(cb, buffer.handle.buffer, 0, buffer.handle.size, 0)
+            buffer.ready = self.submit(cb, buffer)
 
     def _staging(self, nbytes: int) -> _Allocation:
         vk = _vk
