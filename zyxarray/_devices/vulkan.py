@@ -63,6 +63,53 @@ class VulkanEvent(Event):
         return self.device.completed() >= self.value
 
 
+def _check(result: int, what: str) -> None:
+    """A raw Vulkan call's VkResult: out of memory is a MemoryError, another error raised."""
+    if result == 0:
+        return
+    if result in (-1, -2):       # VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY
+        raise MemoryError(f"{what}: the Vulkan device is out of memory (VkResult {result})")
+    raise RuntimeError(f"{what} failed (VkResult {result})")
+
+
+class _LaunchStructs:
+    """The per-launch path in raw calls on structs built once (the ``vulkan`` package builds
+    each struct in Python, most of a launch's cost otherwise): begin info, the barriers that
+    open and close each command buffer, the submit info whose timeline value is set in
+    place."""
+
+    def __init__(self, device: VulkanDevice) -> None:
+        vk = _vk
+        from vulkan._vulkan import ffi, lib
+        self.ffi, self.lib = ffi, lib
+        self.all_stages = vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT
+        self.host_stage = vk.VK_PIPELINE_STAGE_HOST_BIT
+        every = (vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT
+                 | vk.VK_ACCESS_TRANSFER_READ_BIT | vk.VK_ACCESS_TRANSFER_WRITE_BIT
+                 | vk.VK_ACCESS_HOST_READ_BIT | vk.VK_ACCESS_HOST_WRITE_BIT)
+        self.begin_info = ffi.new("VkCommandBufferBeginInfo*", {
+            "sType": vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+            "flags": vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT})
+        self.open_barrier = ffi.new("VkMemoryBarrier*", {
+            "sType": vk.VK_STRUCTURE_TYPE_MEMORY_BARRIER, "srcAccessMask": every,
+            "dstAccessMask": every})
+        self.close_barrier = ffi.new("VkMemoryBarrier*", {
+            "sType": vk.VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+            "srcAccessMask": vk.VK_ACCESS_SHADER_WRITE_BIT | vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+            "dstAccessMask": vk.VK_ACCESS_HOST_READ_BIT})
+        self.value = ffi.new("uint64_t[1]")
+        self.counter = ffi.new("uint64_t*")
+        self.command = ffi.new("VkCommandBuffer[1]")
+        self.semaphore = ffi.new("VkSemaphore[1]", [device.timeline])
+        self.timeline_info = ffi.new("VkTimelineSemaphoreSubmitInfo*", {
+            "sType": vk.VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+            "signalSemaphoreValueCount": 1, "pSignalSemaphoreValues": self.value})
+        self.submit_info = ffi.new("VkSubmitInfo*", {
+            "sType": vk.VK_STRUCTURE_TYPE_SUBMIT_INFO, "pNext": self.timeline_info,
+            "commandBufferCount": 1, "pCommandBuffers": self.command,
+            "signalSemaphoreCount": 1, "pSignalSemaphores": self.semaphore})
+
+
 class _Allocation:
     """A VkBuffer, its memory, and the host mapping where the memory is host-visible."""
 
@@ -154,30 +201,42 @@ class VulkanProgram(Program):
 
     def _bind(self, ds: Any, buffers: list[Buffer]) -> None:
         vk = _vk
-        # (each range is the buffer's size: VK_WHOLE_SIZE is -1 in these bindings)
-        writes = [vk.VkWriteDescriptorSet(
-            dstSet=ds, dstBinding=i, descriptorCount=1,
-            descriptorType=vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-            pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=b.handle.buffer, offset=0,
-                                                   range=b.handle.size)])
-            for i, b in enumerate(buffers)]
-        vk.vkUpdateDescriptorSets(self.device.handle, len(writes), writes, 0, None)
+        ffi = self.device._launch.ffi
+        n = len(buffers)
+        infos = ffi.new("VkDescriptorBufferInfo[]", n)
+        writes = ffi.new("VkWriteDescriptorSet[]", n)
+        for i, b in enumerate(buffers):
+            info = infos[i]
+            info.buffer = b.handle.buffer
+            info.offset = 0
+            info.range = b.handle.size
+            w = writes[i]
+            w.sType = vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+            w.dstSet = ds
+            w.dstBinding = i
+            w.descriptorCount = 1
+            w.descriptorType = vk.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            w.pBufferInfo = infos + i
+        self.device._launch.lib.vkUpdateDescriptorSets(self.device.handle, n, writes, 0,
+                                                       ffi.NULL)
 
     def _record(self, ds: Any, groups: int, pushed: bytes) -> Any:
         vk = _vk
         dev = self.device
+        fast = dev._launch
+        lib, ffi = fast.lib, fast.ffi
         cb = dev.begin()
-        vk.vkCmdBindPipeline(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.pipeline)
+        compute = vk.VK_PIPELINE_BIND_POINT_COMPUTE
+        lib.vkCmdBindPipeline(cb, compute, self.pipeline)
         if ds is not None:
-            vk.vkCmdBindDescriptorSets(cb, vk.VK_PIPELINE_BIND_POINT_COMPUTE, self.layout, 0,
-                                       1, [ds], 0, None)
+            sets = ffi.new("VkDescriptorSet[1]", [ds])
+            lib.vkCmdBindDescriptorSets(cb, compute, self.layout, 0, 1, sets, 0, ffi.NULL)
         limit = dev.max_groups
         for base in range(0, groups, limit):
             head = base.to_bytes(4, "little") + (b"" if self.arguments is None else bytes(4))
-            data = vk.ffi.from_buffer(head + pushed)
-            vk.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                                  self.push_size, data)
-            vk.vkCmdDispatch(cb, min(limit, groups - base), 1, 1)
+            lib.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                   self.push_size, ffi.from_buffer(head + pushed))
+            lib.vkCmdDispatch(cb, min(limit, groups - base), 1, 1)
         return cb
 
 
@@ -212,6 +271,7 @@ class VulkanDevice(Device):
                                             initialValue=0)
         self.timeline = vk.vkCreateSemaphore(self.handle, vk.VkSemaphoreCreateInfo(pNext=kind),
                                              None)
+        self._launch = _LaunchStructs(self)
         self.submitted = 0          # the timeline value the last submission signals
         self.in_flight: list[tuple[int, Any, Any, Any]] = []   # (value, cb, keep, release)
         self.lock = threading.RLock()
@@ -432,52 +492,45 @@ class VulkanDevice(Device):
         """A command buffer, begun, that opens with a barrier making every earlier write
         visible: submissions run in order on the one queue, each after the last's results."""
         vk = _vk
+        fast = self._launch
         self._reclaim()
         if self.free_commands:
             cb = self.free_commands.pop()
-            vk.vkResetCommandBuffer(cb, 0)
+            _check(fast.lib.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
         else:
             cb = vk.vkAllocateCommandBuffers(self.handle, vk.VkCommandBufferAllocateInfo(
                 commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                 commandBufferCount=1))[0]
-        vk.vkBeginCommandBuffer(cb, vk.VkCommandBufferBeginInfo(
-            flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
-        every = (vk.VK_ACCESS_SHADER_READ_BIT | vk.VK_ACCESS_SHADER_WRITE_BIT
-                 | vk.VK_ACCESS_TRANSFER_READ_BIT | vk.VK_ACCESS_TRANSFER_WRITE_BIT
-                 | vk.VK_ACCESS_HOST_READ_BIT | vk.VK_ACCESS_HOST_WRITE_BIT)
-        vk.vkCmdPipelineBarrier(cb, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                                vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
-                                [vk.VkMemoryBarrier(srcAccessMask=every, dstAccessMask=every)],
-                                0, None, 0, None)
+        _check(fast.lib.vkBeginCommandBuffer(cb, fast.begin_info), "vkBeginCommandBuffer")
+        fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.all_stages, 0, 1,
+                                      fast.open_barrier, 0, fast.ffi.NULL, 0, fast.ffi.NULL)
         return cb
 
     def submit(self, cb: Any, keep: Any, release: Any = None) -> VulkanEvent:
         """End ``cb`` and submit it, signalling the next timeline value; ``keep`` (buffers)
         lives and ``release`` runs once the work is complete. Returns its event."""
-        vk = _vk
+        fast = self._launch
         # the work's writes made visible to the host, which reads mapped memory once the
         # timeline value is reached (the barrier that opens each command buffer covers the
         # device's own later reads)
-        vk.vkCmdPipelineBarrier(cb, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                                vk.VK_PIPELINE_STAGE_HOST_BIT, 0, 1, [vk.VkMemoryBarrier(
-                                    srcAccessMask=vk.VK_ACCESS_SHADER_WRITE_BIT
-                                    | vk.VK_ACCESS_TRANSFER_WRITE_BIT,
-                                    dstAccessMask=vk.VK_ACCESS_HOST_READ_BIT)],
-                                0, None, 0, None)
-        vk.vkEndCommandBuffer(cb)
+        fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.host_stage, 0, 1,
+                                      fast.close_barrier, 0, fast.ffi.NULL, 0, fast.ffi.NULL)
+        _check(fast.lib.vkEndCommandBuffer(cb), "vkEndCommandBuffer")
         self.submitted += 1
         value = self.submitted
-        timeline = vk.VkTimelineSemaphoreSubmitInfo(signalSemaphoreValueCount=1,
-                                                    pSignalSemaphoreValues=[value])
-        vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(
-            pNext=timeline, commandBufferCount=1, pCommandBuffers=[cb],
-            signalSemaphoreCount=1, pSignalSemaphores=[self.timeline])], None)
+        fast.value[0] = value
+        fast.command[0] = cb
+        _check(fast.lib.vkQueueSubmit(self.queue, 1, fast.submit_info, fast.ffi.NULL),
+               "vkQueueSubmit")
         self.in_flight.append((value, cb, keep, release))
         return VulkanEvent(self, value)
 
     def completed(self) -> int:
         """The last timeline value the device has reached."""
-        return int(_vk.vkGetSemaphoreCounterValue(self.handle, self.timeline))
+        fast = self._launch
+        _check(fast.lib.vkGetSemaphoreCounterValue(self.handle, self.timeline, fast.counter),
+               "vkGetSemaphoreCounterValue")
+        return int(fast.counter[0])
 
     def wait_value(self, value: int) -> None:
         vk = _vk
