@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from . import _env
 
-TOPICS = ("devices", "graph", "schedule", "ir", "source", "compile", "launch", "memory", "tune")
+TOPICS = ("devices", "graph", "schedule", "ir", "source", "compile", "launch", "memory", "tune",
+          "profile")
 
 _active: set[str] = set()
 

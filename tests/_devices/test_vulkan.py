@@ -301,6 +301,18 @@ def test_launches_are_asynchronous_events_on_a_timeline(vk: Any) -> None:
     assert all(e.done() for e in events) and not vk.in_flight
 
 
+def test_profiling_reads_timestamp_queries(vk: Any, capsys: pytest.CaptureFixture) -> None:
+    """The ``profile`` debug topic times each launch on the device (timestamp queries) and
+    logs it once the launch completes; the times are kept by program name."""
+    before = sum(len(v) for v in vk.kernel_times.values())
+    with xp.debug("profile"):
+        _run(vk, xp.sum(xp.asarray(_F), axis=1, keepdims=True) * 3)
+        vk.synchronize()
+    times = [t for v in vk.kernel_times.values() for t in v]
+    assert len(times) > before and all(0 < t < 10 for t in times)
+    assert "us on the device" in capsys.readouterr().err
+
+
 def test_pipelines_are_cached_on_disk(vk: Any) -> None:
     """The driver's pipeline cache goes to the kernel cache directory after a compile (the
     driver checks it against its identity when it reads it back)."""

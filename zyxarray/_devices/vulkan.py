@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _debug
 from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
@@ -70,6 +71,10 @@ def _check(result: int, what: str) -> None:
     if result in (-1, -2):       # VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY
         raise MemoryError(f"{what}: the Vulkan device is out of memory (VkResult {result})")
     raise RuntimeError(f"{what} failed (VkResult {result})")
+
+
+#: launches whose device times can be pending at once (timestamp query pairs)
+_QUERIES = 256
 
 
 class _LaunchStructs:
@@ -195,9 +200,24 @@ class VulkanProgram(Program):
             ds = self._descriptor_set() if self.n_bindings else None
             if ds is not None:
                 self._bind(ds, list(buffers) + args)
+            timer = dev.timer() if _debug.enabled("profile") else None
             # the buffers and the set stay with the submission until it completes
             release = None if ds is None else (lambda: self.free_sets.append(ds))
-            return dev.submit(self._record(ds, groups, pushed), (buffers, args), release)
+            if timer is not None:
+                release = self._timed(timer, release)
+            return dev.submit(self._record(ds, groups, pushed, timer), (buffers, args),
+                              release)
+
+    def _timed(self, slot: int, release: Any) -> Any:
+        """A release that also logs the launch's device time (the ``profile`` topic)."""
+        def done() -> None:
+            if release is not None:
+                release()
+            seconds = self.device.elapsed(slot)
+            self.device.kernel_times.setdefault(self.name, []).append(seconds)
+            _debug.log("profile", f"{self.device.info.name} {self.name}: "
+                                  f"{seconds * 1e6:.1f} us on the device")
+        return done
 
     def _bind(self, ds: Any, buffers: list[Buffer]) -> None:
         vk = _vk
@@ -220,12 +240,16 @@ class VulkanProgram(Program):
         self.device._launch.lib.vkUpdateDescriptorSets(self.device.handle, n, writes, 0,
                                                        ffi.NULL)
 
-    def _record(self, ds: Any, groups: int, pushed: bytes) -> Any:
+    def _record(self, ds: Any, groups: int, pushed: bytes, timer: int | None = None) -> Any:
         vk = _vk
         dev = self.device
         fast = dev._launch
         lib, ffi = fast.lib, fast.ffi
         cb = dev.begin()
+        if timer is not None:
+            lib.vkCmdResetQueryPool(cb, dev.queries, 2 * timer, 2)
+            lib.vkCmdWriteTimestamp(cb, vk.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, dev.queries,
+                                    2 * timer)
         compute = vk.VK_PIPELINE_BIND_POINT_COMPUTE
         lib.vkCmdBindPipeline(cb, compute, self.pipeline)
         if ds is not None:
@@ -237,6 +261,9 @@ class VulkanProgram(Program):
             lib.vkCmdPushConstants(cb, self.layout, vk.VK_SHADER_STAGE_COMPUTE_BIT, 0,
                                    self.push_size, ffi.from_buffer(head + pushed))
             lib.vkCmdDispatch(cb, min(limit, groups - base), 1, 1)
+        if timer is not None:
+            lib.vkCmdWriteTimestamp(cb, vk.VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, dev.queries,
+                                    2 * timer + 1)
         return cb
 
 
@@ -272,6 +299,10 @@ class VulkanDevice(Device):
         self.timeline = vk.vkCreateSemaphore(self.handle, vk.VkSemaphoreCreateInfo(pNext=kind),
                                              None)
         self._launch = _LaunchStructs(self)
+        self.queries: Any = None               # (timestamp queries, made when profiling)
+        self.next_query = 0
+        self.kernel_times: dict[str, list[float]] = {}   # program name -> device seconds
+        self.timestamp_period = float(limits.timestampPeriod)
         self.submitted = 0          # the timeline value the last submission signals
         self.in_flight: list[tuple[int, Any, Any, Any]] = []   # (value, cb, keep, release)
         self.lock = threading.RLock()
@@ -524,6 +555,29 @@ class VulkanDevice(Device):
                "vkQueueSubmit")
         self.in_flight.append((value, cb, keep, release))
         return VulkanEvent(self, value)
+
+    # -- profiling: timestamp queries (the ``profile`` debug topic) ------------------------------
+    def timer(self) -> int:
+        """A free pair of timestamp queries for one launch (a ring of ``_QUERIES``)."""
+        vk = _vk
+        if self.queries is None:
+            self.queries = vk.vkCreateQueryPool(self.handle, vk.VkQueryPoolCreateInfo(
+                queryType=vk.VK_QUERY_TYPE_TIMESTAMP, queryCount=2 * _QUERIES), None)
+            self.query_result = self._launch.ffi.new("uint64_t[2]")
+        self.next_query = (self.next_query + 1) % _QUERIES
+        if self.next_query == 0:            # (the ring wraps: earlier launches must be read)
+            self.wait_value(self.submitted)
+            self._reclaim()
+        return self.next_query
+
+    def elapsed(self, slot: int) -> float:
+        """Seconds between a completed launch's two timestamps."""
+        fast = self._launch
+        _check(fast.lib.vkGetQueryPoolResults(
+            self.handle, self.queries, 2 * slot, 2, 16, self.query_result, 8,
+            _vk.VK_QUERY_RESULT_64_BIT), "vkGetQueryPoolResults")
+        ticks = int(self.query_result[1]) - int(self.query_result[0])
+        return ticks * self.timestamp_period * 1e-9
 
     def completed(self) -> int:
         """The last timeline value the device has reached."""
