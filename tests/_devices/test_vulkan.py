@@ -260,16 +260,21 @@ def test_device_copies_and_fills_are_queued(vk: Any) -> None:
 def test_memory_the_host_cannot_see_goes_through_staging(
         vk: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Device-local memory without a host mapping (a discrete GPU's): copies in and out
-    go through a staging buffer and a transfer on the queue."""
+    go through the staging buffer and transfers on the queue, in steps of its size."""
     monkeypatch.setattr(vk, "mapped_memory", False)
     monkeypatch.setattr(vk, "pool", type(vk.pool)("vulkan:staging", vk._raw_alloc,
                                                   vk._raw_free, 0))
+    monkeypatch.setattr(vulkan_runtime, "_STAGE", 1000)     # (several steps a copy)
+    monkeypatch.setattr(vk, "_stage", None)
     data = np.linspace(-1, 1, 777)
     b = vk.alloc(data.nbytes)
     assert b.handle.view is None
     vk.copy_in(b, data)
     np.testing.assert_array_equal(np.frombuffer(vk.copy_out(b).tobytes(), np.float64), data)
     assert bytes(vk.copy_out(b, 16, 24)) == data[2:3].tobytes()
+    into = np.zeros(data.nbytes - 8, np.uint8)
+    assert vk.copy_out(b, 8, into=into) is into
+    assert into.tobytes() == data[1:].tobytes()
     got, _ = _run(vk, xp.sum(xp.asarray(_F), axis=1, keepdims=True))
     np.testing.assert_allclose(got, _F.sum(axis=1, keepdims=True), rtol=2e-5, atol=1e-4)
 

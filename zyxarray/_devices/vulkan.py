@@ -73,6 +73,8 @@ def _check(result: int, what: str) -> None:
     raise RuntimeError(f"{what} failed (VkResult {result})")
 
 
+#: bytes a host copy moves through the staging buffer per step (the buffer's size)
+_STAGE = 32 << 20
 #: launches whose device times can be pending at once (timestamp query pairs)
 _QUERIES = 256
 
@@ -344,9 +346,13 @@ class VulkanDevice(Device):
                 float_controls.append(("signed_zero_inf_nan_preserve", width))
         self.info = dataclasses.replace(self.info, extra={"float_controls": float_controls,
                                                           "push_constants": push_bytes})
-        # host-visible memory is mapped and copied to directly; False forces the staging
-        # path that device-local memory the host cannot see takes (the tests use it)
-        self.mapped_memory = True
+        # On integrated GPUs and CPU drivers (lavapipe) buffers are host-visible memory,
+        # mapped and copied to directly. A discrete GPU's buffers are device-local memory
+        # the host does not map (even where all of it is host-visible, as on an H100: host
+        # reads of it cross the bus uncached), reached through a staging buffer in
+        # host-cached memory. (The tests force the staging path on lavapipe too.)
+        self.mapped_memory = props.deviceType != vk.VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU
+        self._stage: _Allocation | None = None       # (the staging buffer, reused)
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
         # compiled pipelines kept on disk (the driver's own format, checked by the driver
         # against its identity: a stale or foreign cache is ignored, not an error)
@@ -394,8 +400,8 @@ class VulkanDevice(Device):
         local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
-        return self._buffer(nbytes, usage, (visible | local, local, visible),
-                            self.mapped_memory)
+        wants = (visible | local, local, visible) if self.mapped_memory else (local, visible)
+        return self._buffer(nbytes, usage, wants, self.mapped_memory)
 
     def _buffer(self, nbytes: int, usage: int, wants: tuple[int, ...],
                 map_visible: bool) -> _Allocation:
@@ -444,10 +450,10 @@ class VulkanDevice(Device):
         if buffer.handle.view is not None:
             buffer.handle.view[:raw.size] = raw
             return
-        staging = self._staging(raw.size)
-        staging.view[:raw.size] = raw
-        self._copy(staging, buffer.handle, raw.size)
-        self._raw_free(staging)
+        with self.lock:
+            for at, n, stage in self._chunks(raw.size):
+                stage.view[:n] = raw[at:at + n]
+                self._copy(stage, buffer.handle, n, dst_offset=at)
 
     def copy_out(self, buffer: Buffer, start: int = 0, stop: int | None = None,
                  while_waiting: Any = None, into: np.ndarray | None = None) -> np.ndarray:
@@ -458,10 +464,13 @@ class VulkanDevice(Device):
         if buffer.handle.view is not None:
             out = buffer.handle.view[start:end].copy()
         else:
-            staging = self._staging(end - start)
-            self._copy(buffer.handle, staging, end - start, src_offset=start)
-            out = staging.view[:end - start].copy()
-            self._raw_free(staging)
+            out = into if into is not None else np.empty(end - start, np.uint8)
+            with self.lock:
+                for at, n, stage in self._chunks(end - start):
+                    self._copy(buffer.handle, stage, n, src_offset=start + at)
+                    out[at:at + n] = stage.view[:n]
+            if into is not None:
+                return into
         if into is not None:
             into[...] = out
             return into
@@ -501,20 +510,29 @@ class VulkanDevice(Device):
             vk.vkCmdFillBuffer(cb, buffer.handle.buffer, 0, buffer.handle.size, 0)
             buffer.ready = self.submit(cb, buffer)
 
-    def _staging(self, nbytes: int) -> _Allocation:
+    def _chunks(self, nbytes: int) -> Any:
+        """(offset, size, staging buffer) for a copy of ``nbytes`` through the staging
+        buffer, at most ``_STAGE`` bytes a step (the buffer made once, in host-cached memory
+        where there is some)."""
         vk = _vk
-        visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
-                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
-        return self._buffer(nbytes, vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
-                            | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT, (visible,), True)
+        if self._stage is None:
+            visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                       | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+            cached = visible | vk.VK_MEMORY_PROPERTY_HOST_CACHED_BIT
+            self._stage = self._buffer(_STAGE, vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+                                       | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       (cached, visible), True)
+        for at in range(0, nbytes, _STAGE):
+            yield at, min(_STAGE, nbytes - at), self._stage
 
-    def _copy(self, src: _Allocation, dst: _Allocation, nbytes: int, src_offset: int = 0) -> None:
+    def _copy(self, src: _Allocation, dst: _Allocation, nbytes: int, src_offset: int = 0,
+              dst_offset: int = 0) -> None:
         """A transfer on the queue, after everything queued before it; waited for."""
         vk = _vk
         with self.lock:
             cb = self.begin()
             vk.vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, [vk.VkBufferCopy(
-                srcOffset=src_offset, dstOffset=0, size=nbytes)])
+                srcOffset=src_offset, dstOffset=dst_offset, size=nbytes)])
             event = self.submit(cb, None)
         event.wait()
 
