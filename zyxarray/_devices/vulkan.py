@@ -61,7 +61,7 @@ class VulkanEvent(Event):
         self.device.wait_value(self.value)
 
     def done(self) -> bool:
-        return self.device.completed() >= self.value
+        return self.value <= self.device.submitted and self.device.completed() >= self.value
 
 
 def _check(result: int, what: str) -> None:
@@ -71,6 +71,24 @@ def _check(result: int, what: str) -> None:
     if result in (-1, -2):       # VK_ERROR_OUT_OF_HOST_MEMORY, VK_ERROR_OUT_OF_DEVICE_MEMORY
         raise MemoryError(f"{what}: the Vulkan device is out of memory (VkResult {result})")
     raise RuntimeError(f"{what} failed (VkResult {result})")
+
+
+#: launches recorded into one command buffer before it is submitted
+_BATCH = 32
+
+
+class _Batch:
+    """A command buffer being recorded: the timeline value its submission will signal, what
+    its work keeps alive and runs when complete."""
+
+    __slots__ = ("cb", "count", "keep", "release", "value")
+
+    def __init__(self, cb: Any, value: int) -> None:
+        self.cb = cb
+        self.value = value
+        self.keep: list[Any] = []
+        self.release: list[Any] = []
+        self.count = 0
 
 
 #: bytes a host copy moves through the staging buffer per step (the buffer's size)
@@ -306,7 +324,9 @@ class VulkanDevice(Device):
         self.kernel_times: dict[str, list[float]] = {}   # program name -> device seconds
         self.timestamp_period = float(limits.timestampPeriod)
         self.submitted = 0          # the timeline value the last submission signals
-        self.in_flight: list[tuple[int, Any, Any, Any]] = []   # (value, cb, keep, release)
+        self.batch: _Batch | None = None     # work recorded, not submitted yet
+        # submitted batches: (value, command buffer, what they keep, releases to run)
+        self.in_flight: list[tuple[int, Any, list, list]] = []
         self.lock = threading.RLock()
         memory = vk.vkGetPhysicalDeviceMemoryProperties(physical)
         self.memory_types = [(memory.memoryTypes[i].propertyFlags,
@@ -538,10 +558,17 @@ class VulkanDevice(Device):
 
     # -- command buffers and the timeline ------------------------------------------------------
     def begin(self) -> Any:
-        """A command buffer, begun, that opens with a barrier making every earlier write
-        visible: submissions run in order on the one queue, each after the last's results."""
+        """The command buffer to record into: the open batch's, after a barrier that orders
+        this work after what the batch holds, else a new one (a batch) that opens with a
+        barrier making every earlier write visible: work runs in recording order."""
         vk = _vk
         fast = self._launch
+        if self.batch is not None:
+            cb = self.batch.cb
+            fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.all_stages, 0, 1,
+                                          fast.open_barrier, 0, fast.ffi.NULL, 0,
+                                          fast.ffi.NULL)
+            return cb
         self._reclaim()
         if self.free_commands:
             cb = self.free_commands.pop()
@@ -553,26 +580,47 @@ class VulkanDevice(Device):
         _check(fast.lib.vkBeginCommandBuffer(cb, fast.begin_info), "vkBeginCommandBuffer")
         fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.all_stages, 0, 1,
                                       fast.open_barrier, 0, fast.ffi.NULL, 0, fast.ffi.NULL)
+        self.batch = _Batch(cb, self.submitted + 1)
         return cb
 
     def submit(self, cb: Any, keep: Any, release: Any = None) -> VulkanEvent:
-        """End ``cb`` and submit it, signalling the next timeline value; ``keep`` (buffers)
-        lives and ``release`` runs once the work is complete. Returns its event."""
-        fast = self._launch
-        # the work's writes made visible to the host, which reads mapped memory once the
-        # timeline value is reached (the barrier that opens each command buffer covers the
-        # device's own later reads)
-        fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.host_stage, 0, 1,
-                                      fast.close_barrier, 0, fast.ffi.NULL, 0, fast.ffi.NULL)
-        _check(fast.lib.vkEndCommandBuffer(cb), "vkEndCommandBuffer")
-        self.submitted += 1
-        value = self.submitted
-        fast.value[0] = value
-        fast.command[0] = cb
-        _check(fast.lib.vkQueueSubmit(self.queue, 1, fast.submit_info, fast.ffi.NULL),
-               "vkQueueSubmit")
-        self.in_flight.append((value, cb, keep, release))
-        return VulkanEvent(self, value)
+        """Add the work just recorded to the open batch; ``keep`` (buffers) lives and
+        ``release`` runs once it is complete. Returns its event: the batch's timeline value.
+        The batch is submitted when it holds ``_BATCH`` pieces of work, when the device has
+        finished everything submitted before it (so the device never idles while work waits
+        on the host), or when something waits for it (an event, a read, ``synchronize``)."""
+        batch = self.batch
+        assert batch is not None and batch.cb == cb, "submit without begin"
+        batch.keep.append(keep)
+        if release is not None:
+            batch.release.append(release)
+        batch.count += 1
+        event = VulkanEvent(self, batch.value)
+        if batch.count >= _BATCH or self.completed() >= self.submitted:
+            self.flush()
+        return event
+
+    def flush(self) -> None:
+        """Submit the open batch (if any), signalling its timeline value."""
+        with self.lock:
+            batch = self.batch
+            if batch is None:
+                return
+            self.batch = None
+            fast = self._launch
+            cb = batch.cb
+            # the work's writes made visible to the host, which reads mapped memory once
+            # the timeline value is reached
+            fast.lib.vkCmdPipelineBarrier(cb, fast.all_stages, fast.host_stage, 0, 1,
+                                          fast.close_barrier, 0, fast.ffi.NULL, 0,
+                                          fast.ffi.NULL)
+            _check(fast.lib.vkEndCommandBuffer(cb), "vkEndCommandBuffer")
+            fast.value[0] = batch.value
+            fast.command[0] = cb
+            _check(fast.lib.vkQueueSubmit(self.queue, 1, fast.submit_info, fast.ffi.NULL),
+                   "vkQueueSubmit")
+            self.submitted = batch.value
+            self.in_flight.append((batch.value, cb, batch.keep, batch.release))
 
     # -- profiling: timestamp queries (the ``profile`` debug topic) ------------------------------
     def timer(self) -> int:
@@ -584,8 +632,7 @@ class VulkanDevice(Device):
             self.query_result = self._launch.ffi.new("uint64_t[2]")
         self.next_query = (self.next_query + 1) % _QUERIES
         if self.next_query == 0:            # (the ring wraps: earlier launches must be read)
-            self.wait_value(self.submitted)
-            self._reclaim()
+            self.synchronize()
         return self.next_query
 
     def elapsed(self, slot: int) -> float:
@@ -606,6 +653,8 @@ class VulkanDevice(Device):
 
     def wait_value(self, value: int) -> None:
         vk = _vk
+        if value > self.submitted:             # (the open batch: submitted first)
+            self.flush()
         if value <= 0 or self.completed() >= value:
             return
         vk.vkWaitSemaphores(self.handle, vk.VkSemaphoreWaitInfo(
@@ -620,8 +669,8 @@ class VulkanDevice(Device):
         for item in self.in_flight:
             if item[0] <= done:
                 self.free_commands.append(item[1])
-                if item[3] is not None:
-                    item[3]()
+                for release in item[3]:
+                    release()
             else:
                 still.append(item)
         self.in_flight = still
@@ -634,6 +683,7 @@ class VulkanDevice(Device):
         return VulkanProgram(self, ir.name, source, dict(ir.meta), len(ir.buffers))
 
     def synchronize(self) -> None:
+        self.flush()
         self.wait_value(self.submitted)
         with self.lock:
             self._reclaim()
