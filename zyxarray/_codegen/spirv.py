@@ -81,7 +81,8 @@ OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical = 194, 195, 196
 OpBitwiseOr, OpBitwiseXor, OpBitwiseAnd, OpNot = 197, 198, 199, 200
 OpControlBarrier = 224
 OpLoopMerge, OpSelectionMerge, OpLabel, OpBranch = 246, 247, 248, 249
-OpBranchConditional, OpReturn = 250, 253
+OpBranchConditional, OpReturn, OpReturnValue = 250, 253, 254
+OpFunctionParameter, OpFunctionCall = 55, 57
 
 # enumerants
 CAP_SHADER, CAP_FLOAT64, CAP_INT64, CAP_INT16, CAP_INT8 = 1, 10, 11, 22, 39
@@ -117,6 +118,7 @@ class Module:
         self.globals: list[int] = []       # types, constants, global variables
         self.variables: list[int] = []     # function variables (the first block's start)
         self.code: list[int] = []          # the function body
+        self.functions: list[int] = []     # other functions (the math helpers), after it
         self._types: dict[tuple, int] = {}
         self._consts: dict[tuple, int] = {}
         self.value_types: dict[int, int] = {}   # value id -> its type id
@@ -200,6 +202,7 @@ class Module:
         words += self.imports
         self._op(words, OpMemoryModel, 0, 1)          # Logical, GLSL450
         words += self.entry + self.modes + self.decorations + self.globals + self.code
+        words += self.functions
         return struct.pack(f"<{len(words)}I", *words)
 
 
@@ -269,6 +272,7 @@ class SpirvRenderer:
         self.fp64 = bool(kernel.meta.get("fp64", True))
         self.no_float64 = False                # (set while trying float32-only math)
         self._pi_table: int | None = None      # (2/pi's words, for huge trig arguments)
+        self.math_functions: dict[tuple, int] = {}   # (c_math name, suffix) -> function id
         void = m.type(OpTypeVoid)
         fn_type = m.type(OpTypeFunction, void)
         main = m.id()

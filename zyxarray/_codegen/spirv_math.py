@@ -260,12 +260,45 @@ class Translator:
         return out.id, out.ctype
 
     def call(self, name: str, suffix: str, args: list[int]) -> int:
-        """The SPIR-V value of c_math's ``name`` (``suffix`` "f32"/"f64") on ``args``."""
-        src = _source(name, suffix)
-        fname = c_math.c_name(name, suffix)
+        """The SPIR-V value of c_math's ``name`` (``suffix`` "f32"/"f64") on ``args``: a call
+        of the module's function for it, made by the first call (a kernel that computes exp
+        five times translates it once; the driver inlines as it likes)."""
+        r = self.r
+        m = r.m
         dt = np.dtype(np.float32 if suffix == "f32" else np.float64)
-        out = self._inline(src, fname, [_Value(dt, a) for a in args])
-        return out.id
+        fn = r.math_functions.get((name, suffix))
+        if fn is None:
+            fn = self._define(name, suffix, dt, len(args))
+        return m.value(s.OpFunctionCall, r.t(dt), fn, *args)
+
+    def _define(self, name: str, suffix: str, dt: np.dtype, nargs: int) -> int:
+        """A function of the module computing c_math's ``name`` (its body the inlined
+        translation), recorded in ``r.math_functions``."""
+        r = self.r
+        m = r.m
+        t = r.t(dt)
+        fn_type = m.type(s.OpTypeFunction, t, *([t] * nargs))
+        fn = m.id()
+        outer = m.code
+        m.code = []
+        try:
+            m.op(s.OpFunction, t, fn, 0, fn_type)
+            params = []
+            for _ in range(nargs):
+                p = m.id()
+                m.op(s.OpFunctionParameter, t, p)
+                m.value_types[p] = t
+                params.append(_Value(dt, p))
+            m.op(s.OpLabel, m.id())
+            out = self._inline(_source(name, suffix), c_math.c_name(name, suffix), params)
+            m.op(s.OpReturnValue, self._convert(out, dt).id)
+            m.op(s.OpFunctionEnd)
+            body = m.code
+        finally:
+            m.code = outer
+        m.functions += body
+        r.math_functions[(name, suffix)] = fn
+        return fn
 
     # -- functions and statements ------------------------------------------------------------
     def _inline(self, src: _Source, fname: str, args: list[_Value]) -> _Value:
@@ -402,7 +435,7 @@ class Translator:
         target = stmt[:eq]
         value = self._expr(src, st.env, stmt[eq + 1:])
         if len(target) == 2:             # (a compound assignment: nf += ...)
-            value = _Parser(self, src, st.env, []).apply(target[1], st.env[target[0]], value)
+            value = _Eval(self, src, st.env).apply(target[1], st.env[target[0]], value)
             target = target[:1]
         live = self._live(st, returns=False)
         if len(target) == 3 and target[1] == ".":
@@ -593,11 +626,7 @@ class Translator:
 
     # -- expressions -------------------------------------------------------------------------
     def _expr(self, src: _Source, env: dict[str, _Value], toks: list[str]) -> _Value:
-        p = _Parser(self, src, env, toks)
-        v = p.ternary()
-        if p.i != len(toks):
-            raise ValueError(f"c_math translation: trailing {' '.join(toks[p.i:])!r}")
-        return v
+        return _Eval(self, src, env).eval(_parse_expr(tuple(toks)))
 
     def _truth(self, v: _Value) -> int:
         """A C truth value (bool, or an int compared with 0) as a SPIR-V bool."""
@@ -630,15 +659,26 @@ class Translator:
         return self._convert(a, t), self._convert(b, t)
 
 
+@cache
+def _parse_expr(toks: tuple[str, ...]) -> tuple:
+    """One expression's tokens as a tree (parsed once: kernels call the same helpers)."""
+    p = _Parser(list(toks))
+    tree = p.ternary()
+    if p.i != len(toks):
+        raise ValueError(f"c_math translation: trailing {' '.join(toks[p.i:])!r}")
+    return tree
+
+
 class _Parser:
-    """Precedence climbing over one expression's tokens, emitting as it goes."""
+    """Precedence climbing over one expression's tokens: a tree of tuples ("num", tok),
+    ("name", tok), ("call", name, args), ("field", tree, name), ("cast", ctype, tree),
+    ("unary", op, tree), ("bin", op, left, right), ("tern", cond, a, b)."""
 
     _BINARY = [("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
                ("<<", ">>"), ("+", "-"), ("*", "/", "%")]
 
-    def __init__(self, t: Translator, src: _Source, env: dict[str, _Value],
-                 toks: list[str]) -> None:
-        self.t, self.src, self.env, self.toks, self.i = t, src, env, toks, 0
+    def __init__(self, toks: list[str]) -> None:
+        self.toks, self.i = toks, 0
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -650,7 +690,7 @@ class _Parser:
         self.i += 1
         return tok
 
-    def ternary(self) -> _Value:
+    def ternary(self) -> tuple:
         cond = self.binary(0)
         if self.peek() != "?":
             return cond
@@ -658,20 +698,98 @@ class _Parser:
         a = self.ternary()
         self.take(":")
         b = self.ternary()
-        a, b = self.t._common(a, b)
-        r = self.t.r
-        return _Value(a.ctype, r.m.value(s.OpSelect, r.t(a.ctype), self.t._truth(cond),
-                                         a.id, b.id))
+        return ("tern", cond, a, b)
 
-    def binary(self, level: int) -> _Value:
+    def binary(self, level: int) -> tuple:
         if level == len(self._BINARY):
             return self.unary()
         left = self.binary(level + 1)
         while self.peek() in self._BINARY[level]:
             op = self.take()
-            right = self.binary(level + 1)
-            left = self.apply(op, left, right)
+            left = ("bin", op, left, self.binary(level + 1))
         return left
+
+    def unary(self) -> tuple:
+        tok = self.peek()
+        if tok in ("-", "+", "!", "~"):
+            self.take()
+            inner = self.unary()
+            return inner if tok == "+" else ("unary", tok, inner)
+        if tok == "(" and self.toks[self.i + 1] in _TYPES and self.toks[self.i + 2] == ")":
+            self.take()
+            ctype = self.take()
+            self.take(")")
+            return ("cast", ctype, self.unary())
+        v = self.primary()
+        while self.peek() == ".":
+            self.take()
+            v = ("field", v, self.take())
+        return v
+
+    def primary(self) -> tuple:
+        tok = self.take()
+        if tok == "(":
+            v = self.ternary()
+            self.take(")")
+            return v
+        if tok[0].isdigit():
+            return ("num", tok)
+        if self.peek() == "(":
+            self.take()
+            args = []
+            while self.peek() != ")":
+                args.append(self.ternary())
+                if self.peek() == ",":
+                    self.take()
+            self.take(")")
+            return ("call", tok, tuple(args))
+        return ("name", tok)
+
+
+class _Eval:
+    """Emits an expression tree's instructions, left to right as C evaluates them here."""
+
+    def __init__(self, t: Translator, src: _Source, env: dict[str, _Value]) -> None:
+        self.t, self.src, self.env = t, src, env
+
+    def eval(self, node: tuple) -> _Value:
+        kind = node[0]
+        t = self.t
+        r = t.r
+        if kind == "bin":
+            left = self.eval(node[2])
+            return self.apply(node[1], left, self.eval(node[3]))
+        if kind == "name":
+            tok = node[1]
+            if tok in self.env:
+                return self.env[tok]
+            if tok in ("INFINITY", "NAN"):        # (<math.h>'s float constants)
+                dt = np.dtype(np.float32)
+                return _Value(dt, r.const(np.inf if tok == "INFINITY" else np.nan, dt))
+            raise ValueError(f"c_math translation: unknown name {tok!r}")
+        if kind == "num":
+            return self.number(node[1])
+        if kind == "call":
+            args = [self.eval(a) for a in node[2]]
+            return t._inline(self.src, node[1], args)
+        if kind == "field":
+            return self.eval(node[1]).fields[node[2]]
+        if kind == "cast":
+            return t._convert(self.eval(node[2]), _TYPES[node[1]])
+        if kind == "unary":
+            op, v = node[1], self.eval(node[2])
+            if op == "-":
+                dt = v.ctype if v.ctype != BOOL else np.dtype(np.int32)
+                v = t._convert(v, dt)
+                code = s.OpFNegate if dt.kind == "f" else s.OpSNegate
+                return _Value(dt, r.m.value(code, r.t(dt), v.id))
+            if op == "!":
+                return _Value(BOOL, r.m.value(s.OpLogicalNot, r.t(BOOL), t._truth(v)))
+            return _Value(v.ctype, r.m.value(s.OpNot, r.t(v.ctype), v.id))      # ~
+        # ("tern", cond, a, b)
+        cond = self.eval(node[1])
+        a, b = t._common(self.eval(node[2]), self.eval(node[3]))
+        return _Value(a.ctype, r.m.value(s.OpSelect, r.t(a.ctype), t._truth(cond), a.id, b.id))
 
     def apply(self, op: str, a: _Value, b: _Value) -> _Value:
         t = self.t
@@ -709,66 +827,6 @@ class _Parser:
             code = s.OpSDiv if dt.kind == "i" else s.OpUDiv
             return _Value(dt, m.value(code, r.t(dt), a.id, b.id))
         raise ValueError(f"c_math translation: operator {op!r}")
-
-    def unary(self) -> _Value:
-        tok = self.peek()
-        t = self.t
-        r = t.r
-        if tok == "-":
-            self.take()
-            v = self.unary()
-            dt = v.ctype if v.ctype != BOOL else np.dtype(np.int32)
-            v = t._convert(v, dt)
-            code = s.OpFNegate if dt.kind == "f" else s.OpSNegate
-            return _Value(dt, r.m.value(code, r.t(dt), v.id))
-        if tok == "+":
-            self.take()
-            return self.unary()
-        if tok == "!":
-            self.take()
-            return _Value(BOOL, r.m.value(s.OpLogicalNot, r.t(BOOL), t._truth(self.unary())))
-        if tok == "~":
-            self.take()
-            v = self.unary()
-            return _Value(v.ctype, r.m.value(s.OpNot, r.t(v.ctype), v.id))
-        if tok == "(" and self.toks[self.i + 1] in _TYPES and self.toks[self.i + 2] == ")":
-            self.take()
-            ctype = _TYPES[self.take()]
-            self.take(")")
-            return t._convert(self.unary(), ctype)
-        return self.postfix()
-
-    def postfix(self) -> _Value:
-        v = self.primary()
-        while self.peek() == ".":
-            self.take()
-            v = v.fields[self.take()]
-        return v
-
-    def primary(self) -> _Value:
-        tok = self.take()
-        t = self.t
-        if tok == "(":
-            v = self.ternary()
-            self.take(")")
-            return v
-        if tok[0].isdigit():
-            return self.number(tok)
-        if self.peek() == "(":
-            self.take()
-            args = []
-            while self.peek() != ")":
-                args.append(self.ternary())
-                if self.peek() == ",":
-                    self.take()
-            self.take(")")
-            return t._inline(self.src, tok, args)
-        if tok in self.env:
-            return self.env[tok]
-        if tok in ("INFINITY", "NAN"):        # (<math.h>'s float constants)
-            dt = np.dtype(np.float32)
-            return _Value(dt, t.r.const(np.inf if tok == "INFINITY" else np.nan, dt))
-        raise ValueError(f"c_math translation: unknown name {tok!r}")
 
     def number(self, tok: str) -> _Value:
         r = self.t.r
