@@ -70,15 +70,20 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Compile-check the CUDA rendering and validate the SPIR-V rendering of every kernel
     the session built (see cuda_check and spirv_check)."""
+    import time
     if _spirv_check is not None and _spirv_check.modules:
+        start = time.perf_counter()
         failures = _spirv_check.check()
-        session.config._zyx_spirv_report = (_spirv_check.summary(), failures)  # type: ignore
+        summary = f"{_spirv_check.summary()} (in {time.perf_counter() - start:.0f} s)"
+        session.config._zyx_spirv_report = (summary, failures)  # type: ignore
         if failures:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if _cuda_check is None or not _cuda_check.sources:
         return
+    start = time.perf_counter()
     failures = _cuda_check.check()
-    session.config._zyx_cuda_report = (len(_cuda_check.sources), failures)  # type: ignore
+    session.config._zyx_cuda_report = (len(_cuda_check.sources), failures,  # type: ignore
+                                       time.perf_counter() - start)
     if failures:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -137,8 +142,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             terminalreporter.write_line(failure)
     report = getattr(terminalreporter.config, "_zyx_cuda_report", None)
     if report is not None:
-        count, failures = report
+        count, failures, seconds = report
         terminalreporter.write_line(f"zyxarray: CUDA rendering of {count} kernels compiled "
-                                    f"with nvcc --ptx: {len(failures)} failure(s)")
+                                    f"with nvcc --ptx (in {seconds:.0f} s): "
+                                    f"{len(failures)} failure(s)")
         for failure in failures:
             terminalreporter.write_line(failure)
