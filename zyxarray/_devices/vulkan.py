@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import struct
 import threading
 from typing import Any
 
@@ -91,6 +92,8 @@ class _Batch:
         self.count = 0
 
 
+#: buffers up to this size are host-mapped device-local memory on a discrete GPU
+_SMALL = 64 << 10
 #: bytes a host copy moves through the staging buffer per step (the buffer's size)
 _STAGE = 32 << 20
 #: launches whose device times can be pending at once (timestamp query pairs)
@@ -138,13 +141,14 @@ class _LaunchStructs:
 class _Allocation:
     """A VkBuffer, its memory, and the host mapping where the memory is host-visible."""
 
-    __slots__ = ("buffer", "memory", "size", "view")
+    __slots__ = ("buffer", "freed", "memory", "size", "view")
 
     def __init__(self, buffer: Any, memory: Any, size: int, view: np.ndarray | None) -> None:
         self.buffer = buffer
         self.memory = memory
         self.size = size
         self.view = view
+        self.freed = False
 
 
 class VulkanProgram(Program):
@@ -161,6 +165,11 @@ class VulkanProgram(Program):
         self.n_bindings = n_buffers + (2 if self.arguments is None else 0)
         self.push_size = 4 if self.arguments is None else \
             8 + 8 * self.arguments[0] + self.float_dtype.itemsize * self.arguments[1]
+        if self.arguments is not None:
+            self.push_format = f"<{self.arguments[0]}q{self.arguments[1]}" + \
+                ("d" if self.float_dtype.itemsize == 8 else "f")
+        self.bound: dict[Any, tuple] = {}        # descriptor set -> the buffers it holds
+        self.set_arrays: dict[Any, Any] = {}     # descriptor set -> a cffi array of it
         d = device.handle
         code = source.binary
         self.module = vk.vkCreateShaderModule(d, vk.VkShaderModuleCreateInfo(
@@ -214,8 +223,7 @@ class VulkanProgram(Program):
             pushed = b""
         else:
             n_ints, n_floats = self.arguments
-            pushed = np.asarray(ints[:n_ints], np.int64).tobytes() + \
-                np.asarray(floats[:n_floats], self.float_dtype).tobytes()
+            pushed = struct.pack(self.push_format, *ints[:n_ints], *floats[:n_floats])
         with dev.lock:
             ds = self._descriptor_set() if self.n_bindings else None
             if ds is not None:
@@ -243,6 +251,14 @@ class VulkanProgram(Program):
         vk = _vk
         ffi = self.device._launch.ffi
         n = len(buffers)
+        # (pooled buffers come back: the set often holds these already; the allocations
+        # are kept here, so identity means the same VkBuffer unless it has been freed)
+        handles = tuple(b.handle for b in buffers)
+        held = self.bound.get(ds)
+        if held is not None and len(held) == n and all(
+                a is h and not h.freed for a, h in zip(held, handles)):
+            return
+        self.bound[ds] = handles
         infos = ffi.new("VkDescriptorBufferInfo[]", n)
         writes = ffi.new("VkWriteDescriptorSet[]", n)
         for i, b in enumerate(buffers):
@@ -273,7 +289,9 @@ class VulkanProgram(Program):
         compute = vk.VK_PIPELINE_BIND_POINT_COMPUTE
         lib.vkCmdBindPipeline(cb, compute, self.pipeline)
         if ds is not None:
-            sets = ffi.new("VkDescriptorSet[1]", [ds])
+            sets = self.set_arrays.get(ds)
+            if sets is None:
+                sets = self.set_arrays[ds] = ffi.new("VkDescriptorSet[1]", [ds])
             lib.vkCmdBindDescriptorSets(cb, compute, self.layout, 0, 1, sets, 0, ffi.NULL)
         limit = dev.max_groups
         for base in range(0, groups, limit):
@@ -420,8 +438,11 @@ class VulkanDevice(Device):
         local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
-        wants = (visible | local, local, visible) if self.mapped_memory else (local, visible)
-        return self._buffer(nbytes, usage, wants, self.mapped_memory)
+        if self.mapped_memory or nbytes <= _SMALL:
+            # (a discrete GPU's small buffers, scalars read back, in device-local memory the
+            # host maps where there is some: a read is a load, not a transfer)
+            return self._buffer(nbytes, usage, (visible | local, local, visible), True)
+        return self._buffer(nbytes, usage, (local, visible), False)
 
     def _buffer(self, nbytes: int, usage: int, wants: tuple[int, ...],
                 map_visible: bool) -> _Allocation:
@@ -455,6 +476,7 @@ class VulkanDevice(Device):
 
     def _raw_free(self, handle: _Allocation) -> None:
         vk = _vk
+        handle.freed = True
         with contextlib.suppress(Exception):
             if handle.view is not None:
                 vk.vkUnmapMemory(self.handle, handle.memory)
@@ -570,9 +592,8 @@ class VulkanDevice(Device):
                                           fast.ffi.NULL)
             return cb
         self._reclaim()
-        if self.free_commands:
+        if self.free_commands:      # (reset by vkBeginCommandBuffer: the pool allows it)
             cb = self.free_commands.pop()
-            _check(fast.lib.vkResetCommandBuffer(cb, 0), "vkResetCommandBuffer")
         else:
             cb = vk.vkAllocateCommandBuffers(self.handle, vk.VkCommandBufferAllocateInfo(
                 commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
