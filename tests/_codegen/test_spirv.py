@@ -72,6 +72,28 @@ def test_modules_validate(case: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
+@pytest.mark.parametrize("case", ["g_row", "g_split", "argmax", "complex64", "float16"])
+def test_subgroup_reductions_validate(case: str, tmp_path: Path) -> None:
+    """Where the device has a fixed subgroup size, work-group reductions shuffle within
+    subgroups (OpGroupNonUniformShuffleXor) and combine one slot per subgroup."""
+    import dataclasses
+    info = dataclasses.replace(INFO, extra={"subgroup": 32})
+    seen = 0
+    for plan in schedule([_corpus()[case]._node.base()]):
+        c = canonicalize(plan, info)
+        for phase in range(phases(c)):
+            data = render(lower(c, "k", phase), "spirv").binary
+            path = tmp_path / f"{case}{phase}.spv"
+            path.write_bytes(data)
+            done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, f"{case}: {done.stderr}"
+            words = struct.unpack(f"<{len(data) // 4}I", data)
+            seen += any(w & 0xFFFF == 346 for w in words)     # OpGroupNonUniformShuffleXor
+    assert seen
+
+
+@pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
 def test_float_controls_the_device_supports_are_requested(tmp_path: Path) -> None:
     """Subnormals and signed zeros/inf/NaN are kept where the device can keep them
     (SPV_KHR_float_controls execution modes from DeviceInfo.extra)."""

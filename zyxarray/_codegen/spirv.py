@@ -92,6 +92,10 @@ SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 9, 12
 DEC_BLOCK, DEC_ARRAY_STRIDE, DEC_BUILTIN, DEC_NON_WRITABLE = 2, 6, 11, 24
 DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET, DEC_NO_CONTRACTION = 33, 34, 35, 42
 BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
+BUILTIN_SUBGROUP_ID, BUILTIN_SUBGROUP_LOCAL_ID = 40, 41
+CAP_GROUP_NON_UNIFORM, CAP_GROUP_NON_UNIFORM_SHUFFLE = 61, 65
+SCOPE_SUBGROUP = 3
+OpGroupNonUniformShuffleXor = 346
 SCOPE_WORKGROUP = 2
 SEMANTICS_WORKGROUP = 0x8 | 0x100      # AcquireRelease | WorkgroupMemory
 GLSL_FABS, GLSL_SABS, GLSL_FLOOR, GLSL_CEIL, GLSL_TRUNC = 4, 5, 8, 9, 3
@@ -291,7 +295,8 @@ class SpirvRenderer:
         m.code += m.variables + body
         m._op(m.code, OpFunctionEnd)
         local = int(kernel.meta.get("local_size", 1))
-        m._op(m.entry, OpEntryPoint, 5, main, *_string("main"), self.wg_var, self.lid_var)
+        m._op(m.entry, OpEntryPoint, 5, main, *_string("main"), self.wg_var, self.lid_var,
+              *self.subgroup_vars.values())
         m._op(m.modes, OpExecutionMode, main, 17, local, 1, 1)       # LocalSize
         # float controls the device supports: subnormals kept (NVIDIA flushes float32 ones
         # otherwise), signed zeros, infinities and NaN kept through optimization
@@ -403,6 +408,7 @@ class SpirvRenderer:
             self.float_var = self._storage_array(self.float_dtype, n + 1, False)
         u32 = m.type(OpTypeInt, 32, 0)
         uvec3 = m.type(OpTypeVector, u32, 3)
+        self.subgroup_vars: dict[int, int] = {}    # builtin -> Input variable, when used
         self.wg_var, self.lid_var = m.id(), m.id()
         for var, builtin in ((self.wg_var, BUILTIN_WORKGROUP_ID),
                              (self.lid_var, BUILTIN_LOCAL_INVOCATION_ID)):
@@ -662,6 +668,11 @@ class SpirvRenderer:
             m.op(OpBranch, merge)
             m.op(OpLabel, merge)
 
+        subgroup = int(self.k.meta.get("subgroup", 0))
+        if x.op is Op.GROUP_REDUCE and stride == 1 and subgroup > 1 and \
+                size == int(self.k.meta.get("local_size", 0)) and size % subgroup == 0 and \
+                size // subgroup <= 64:
+            return self._subgroup_reduce(x, value, subgroup, barrier, when)
         m.op(OpStore, at(local), value)
         barrier()
         if x.op is Op.GROUP_REDUCE:
@@ -698,6 +709,55 @@ class SpirvRenderer:
             out = m.value(OpLoad, elem, at(local))
         barrier()          # (the memory may be written again: a group op in a loop)
         return out
+
+    def _subgroup_reduce(self, x: Instr, value: int, subgroup: int, barrier: Any,
+                         when: Any) -> int:
+        """GROUP_REDUCE over the whole work-group with subgroup shuffles: a butterfly of
+        ``OpGroupNonUniformShuffleXor`` in each subgroup (every lane ends with its subgroup's
+        total, no barrier), then, for several subgroups, one slot each in workgroup memory
+        combined in subgroup order. The combine is the op's own (NaN-propagating MAX/MIN,
+        complex, packed argmax keys), as the tree's."""
+        m = self.m
+        m.capabilities.update((CAP_GROUP_NON_UNIFORM, CAP_GROUP_NON_UNIFORM_SHUFFLE))
+        combine, dtype = Op(x.arg[0]), np.dtype(x.dtype)
+        elem = self.t(x.dtype)
+        scope = self.const(SCOPE_SUBGROUP, np.uint32)
+        v = value
+        offset = subgroup // 2
+        while offset >= 1:
+            other = m.value(OpGroupNonUniformShuffleXor, elem, scope, v,
+                            self.const(offset, np.uint32))
+            v = self._combine(combine, dtype, v, other)
+            offset //= 2
+        count = x.arg[1] // subgroup
+        if count == 1:
+            return v
+        u32, b = self.t(np.uint32), self.t(BOOL)
+        arr = m.type(OpTypeArray, elem, self.const(count, np.uint32))
+        mem = m.id()
+        m._op(m.globals, OpVariable, self.ptr(SC_WORKGROUP, arr), mem, SC_WORKGROUP)
+        ptr_t = self.ptr(SC_WORKGROUP, elem)
+        lane = m.value(OpLoad, u32, self._builtin_var(BUILTIN_SUBGROUP_LOCAL_ID))
+        sid = m.value(OpLoad, u32, self._builtin_var(BUILTIN_SUBGROUP_ID))
+        when(m.value(OpIEqual, b, lane, self.const(0, np.uint32)),
+             lambda: m.op(OpStore, m.value(OpAccessChain, ptr_t, mem, sid), v))
+        barrier()
+        out = m.value(OpLoad, elem, m.value(OpAccessChain, ptr_t, mem, self.const(0, np.int32)))
+        for k in range(1, count):
+            w = m.value(OpLoad, elem, m.value(OpAccessChain, ptr_t, mem, self.const(k, np.int32)))
+            out = self._combine(combine, dtype, out, w)
+        barrier()          # (the memory may be written again: a group op in a loop)
+        return out
+
+    def _builtin_var(self, builtin: int) -> int:
+        """The Input variable of a scalar uint builtin (SubgroupId, ...), declared once."""
+        var = self.subgroup_vars.get(builtin)
+        if var is None:
+            m = self.m
+            var = self.subgroup_vars[builtin] = m.id()
+            m._op(m.globals, OpVariable, self.ptr(SC_INPUT, self.t(np.uint32)), var, SC_INPUT)
+            m.decorate(var, DEC_BUILTIN, builtin)
+        return var
 
     # -- values ----------------------------------------------------------------------------------
     def _combine(self, op: Op, dtype: Any, a: int, b: int) -> int:

@@ -382,8 +382,12 @@ class VulkanDevice(Device):
                 float_controls.append(("denorm_preserve", width))
             if signed:
                 float_controls.append(("signed_zero_inf_nan_preserve", width))
-        self.info = dataclasses.replace(self.info, extra={"float_controls": float_controls,
-                                                          "push_constants": push_bytes})
+        extra: dict[str, Any] = {"float_controls": float_controls,
+                                 "push_constants": push_bytes}
+        subgroup = _fixed_subgroup(physical)
+        if subgroup:
+            extra["subgroup"] = subgroup
+        self.info = dataclasses.replace(self.info, extra=extra)
         # On integrated GPUs and CPU drivers (lavapipe) buffers are host-visible memory,
         # mapped and copied to directly. A discrete GPU's buffers are device-local memory
         # the host does not map (even where all of it is host-visible, as on an H100: host
@@ -708,6 +712,25 @@ class VulkanDevice(Device):
         self.wait_value(self.submitted)
         with self.lock:
             self._reclaim()
+
+
+def _fixed_subgroup(physical: Any) -> int:
+    """The device's subgroup size where compute shaders always run with it and can shuffle
+    (then group reductions use subgroup shuffles); 0 otherwise (a size that may vary, as
+    Intel's, or no shuffles)."""
+    vk = _vk
+    try:
+        control = vk.VkPhysicalDeviceSubgroupSizeControlProperties()
+        props = vk.VkPhysicalDeviceSubgroupProperties(pNext=control)
+        vk.vkGetPhysicalDeviceProperties2(physical, vk.VkPhysicalDeviceProperties2(
+            pNext=props))
+    except Exception:
+        return 0
+    size = int(props.subgroupSize)
+    shuffles = props.supportedOperations & vk.VK_SUBGROUP_FEATURE_SHUFFLE_BIT
+    compute = props.supportedStages & vk.VK_SHADER_STAGE_COMPUTE_BIT
+    fixed = control.minSubgroupSize in (0, size) and control.maxSubgroupSize in (0, size)
+    return size if shuffles and compute and fixed and size > 1 else 0
 
 
 def discover() -> tuple[list[VulkanDevice], list[str]]:

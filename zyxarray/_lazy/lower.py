@@ -625,6 +625,9 @@ class _Lowerer:
             push = self.c.info.extra.get("push_constants")
             if push:         # (bytes of arguments a launch can push: Vulkan)
                 meta.update(push_constants=int(push))
+            subgroup = self.c.info.extra.get("subgroup")
+            if subgroup:     # (a fixed subgroup size with shuffles: Vulkan's group reduce)
+                meta.update(subgroup=int(subgroup))
         if self.scratch:
             meta.update(phase=self.phase)
         return self.b.finish(**meta)
