@@ -94,6 +94,27 @@ def test_subgroup_reductions_validate(case: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
+def test_a_driver_that_fuses_fma_gets_it(tmp_path: Path) -> None:
+    """On a device whose Fma rounds once (DeviceInfo.extra["fused_fma"]) the math routines'
+    fma is GLSL.std.450's Fma, not the exact emulation."""
+    import dataclasses
+    x = xp.asarray(np.ones(4, np.float32))
+    (plan,) = schedule([(xp.exp(x) + xp.astype(xp.sin(xp.astype(x, xp.float64)),
+                                                xp.float32))._node])
+    sizes = []
+    for fused in ((False, False), (True, True)):
+        info = dataclasses.replace(INFO, extra={"fused_fma": fused})
+        data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
+        path = tmp_path / f"k{fused[0]}.spv"
+        path.write_bytes(data)
+        done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        sizes.append(len(data))
+    assert sizes[1] < sizes[0] * 0.8
+
+
+@pytest.mark.skipif(shutil.which("spirv-val") is None, reason="spirv-val is not installed")
 def test_float_controls_the_device_supports_are_requested(tmp_path: Path) -> None:
     """Subnormals and signed zeros/inf/NaN are kept where the device can keep them
     (SPV_KHR_float_controls execution modes from DeviceInfo.extra)."""

@@ -6,6 +6,7 @@ and run on its buffers."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -319,6 +320,22 @@ def test_profiling_reads_timestamp_queries(vk: Any, capsys: pytest.CaptureFixtur
     times = [t for v in vk.kernel_times.values() for t in v]
     assert len(times) > before and all(0 < t < 10 for t in times)
     assert "us on the device" in capsys.readouterr().err
+
+
+def test_fused_multiply_add_is_measured(vk: Any, tmp_path: Path) -> None:
+    """Whether the driver's Fma rounds once is measured with a probe shader (lavapipe's does
+    not; NVIDIA's does): the math routines use it only where it does."""
+    import shutil
+    import subprocess
+    for float64 in (False, True):
+        path = tmp_path / f"probe{float64}.spv"
+        path.write_bytes(vulkan_runtime._fma_probe(float64))
+        if shutil.which("spirv-val"):
+            done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+    fused = vulkan_runtime._fused_fma(vk)
+    assert fused == vk.info.extra["fused_fma"] and all(isinstance(f, bool) for f in fused)
 
 
 def test_pipelines_are_cached_on_disk(vk: Any) -> None:

@@ -593,6 +593,11 @@ class Translator:
             m.decorate(v, s.DEC_NO_CONTRACTION)
             return v
 
+        fused = r.k.meta.get("fused_fma", (False, False))
+        if fused[0 if fname == "fmaf" else 1]:      # (the driver's Fma rounds once)
+            dt = np.dtype(np.float32 if fname == "fmaf" else np.float64)
+            a, b, c = (self._convert(v, dt).id for v in args)
+            return _Value(dt, r._glsl(s.GLSL_FMA, r.t(dt), a, b, c))
         a, b, c = (self._convert(v, f64).id for v in args)
         if fname == "fmaf" and r.fp64:
             out = op(s.OpFAdd, op(s.OpFMul, a, b), c)

@@ -409,6 +409,11 @@ class VulkanDevice(Device):
         info = vk.VkPipelineCacheCreateInfo(initialDataSize=len(initial),
                                             pInitialData=vk.ffi.cast("void*", self._initial))
         self.pipeline_cache = vk.vkCreatePipelineCache(self.handle, info, None)
+        # whether GLSL's Fma rounds once here (NVIDIA: yes; lavapipe: no): the math
+        # routines then use it instead of an exact emulation
+        fused = _fused_fma(self)
+        self.info = dataclasses.replace(self.info, extra={**self.info.extra,
+                                                          "fused_fma": fused})
 
     def save_pipeline_cache(self) -> None:
         """Write the pipeline cache to disk (atomically: a reader never sees half a file)."""
@@ -712,6 +717,98 @@ class VulkanDevice(Device):
         self.wait_value(self.submitted)
         with self.lock:
             self._reclaim()
+
+
+def _fma_probe(float64: bool) -> bytes:
+    """A compute shader (SPIR-V words, written out here: the runtime does not use the
+    renderer) computing GLSL.std.450's Fma(a, a, c) of a buffer's a = 1 + 2^-12 (2^-27 for
+    float64) and c = -fl(a * a): 2^-24 (2^-54) where the driver fuses it, 0 where it does
+    not. Buffer 0 holds float32 [a, a, c, out], buffer 1 float64 ones."""
+    words: list[int] = []
+
+    def op(code: int, *operands: int) -> None:
+        words.append(((len(operands) + 1) << 16) | code)
+        words.extend(operands)
+
+    name = [int.from_bytes(b"main", "little"), 0]
+    glsl = [int.from_bytes(b"GLSL", "little"), int.from_bytes(b".std", "little"),
+            int.from_bytes(b".450", "little"), 0]
+    op(17, 1)                                            # Capability Shader
+    if float64:
+        op(17, 10)                                       # Capability Float64
+    op(11, 1, *glsl)                                     # %1 = ExtInstImport
+    op(14, 0, 1)                                         # MemoryModel Logical GLSL450
+    op(15, 5, 2, *name)                                  # EntryPoint GLCompute %2 "main"
+    op(16, 2, 17, 1, 1, 1)                               # ExecutionMode LocalSize 1 1 1
+    widths = [(32, 5, 6, 7, 8, 9, 15, 0)]
+    if float64:
+        widths.append((64, 20, 21, 22, 23, 24, 25, 1))
+    for bits, _, rta, block, _, var, _, binding in widths:
+        op(71, rta, 6, bits // 8)                        # Decorate ArrayStride
+        op(71, block, 2)                                 # Decorate Block
+        op(72, block, 0, 35, 0)                          # MemberDecorate Offset 0
+        op(71, var, 34, 0)                               # DescriptorSet 0
+        op(71, var, 33, binding)                         # Binding
+    op(19, 3)                                            # %3 = TypeVoid
+    op(33, 4, 3)                                         # %4 = TypeFunction %3
+    op(21, 10, 32, 1)                                    # %10 = TypeInt 32 1
+    for k in range(4):
+        op(43, 10, 11 + k, k)                            # %11..%14 = Constant 0..3
+    for bits, f, rta, block, ptr_block, var, ptr, _ in widths:
+        op(22, f, bits)                                  # TypeFloat
+        op(29, rta, f)                                   # TypeRuntimeArray
+        op(30, block, rta)                               # TypeStruct
+        op(32, ptr_block, 12, block)                     # TypePointer StorageBuffer
+        op(59, ptr_block, var, 12)                       # Variable StorageBuffer
+        op(32, ptr, 12, f)                               # TypePointer StorageBuffer float
+    op(54, 3, 2, 0, 4)                                   # Function
+    op(248, 16)                                          # Label
+    nid = 30
+    for _, f, _, _, _, var, ptr, _ in widths:
+        loaded = []
+        for k in range(3):
+            op(65, ptr, nid, var, 11, 11 + k)            # AccessChain
+            op(61, f, nid + 1, nid)                      # Load
+            loaded.append(nid + 1)
+            nid += 2
+        op(12, f, nid, 1, 50, *loaded)                   # ExtInst Fma
+        op(65, ptr, nid + 1, var, 11, 14)
+        op(62, nid + 1, nid)                             # Store
+        nid += 2
+    op(253)                                              # Return
+    op(56)                                               # FunctionEnd
+    header = [0x07230203, 0x00010300, 0, nid, 0]
+    return struct.pack(f"<{len(header) + len(words)}I", *header, *words)
+
+
+def _fused_fma(device: VulkanDevice) -> tuple[bool, bool]:
+    """Whether the driver's Fma rounds once, for float32 and float64 (measured)."""
+    class _Module:
+        binary = _fma_probe(device.info.float64)
+        arguments = (0, 0)
+
+    try:
+        prog = VulkanProgram(device, "fma_probe", _Module(),
+                             {"local_size": 1, "groups_arg": 0}, 2 if device.info.float64
+                             else 1)
+        a32 = np.float32(1 + 2.0 ** -12)
+        a64 = 1 + 2.0 ** -27
+        data = [np.array([a32, a32, -(a32 * a32), 0], np.float32),
+                np.array([a64, a64, -(a64 * a64), 0], np.float64)][:2 if device.info.float64
+                                                                   else 1]
+        bufs = []
+        for d in data:
+            b = device.alloc(d.nbytes)
+            device.copy_in(b, d)
+            bufs.append(b)
+        for b in bufs:
+            b.ready = prog(bufs, [1], [])
+        out = [np.frombuffer(device.copy_out(b).tobytes(), d.dtype)[3]
+               for b, d in zip(bufs, data)]
+        return bool(out[0] != 0), bool(len(out) > 1 and out[1] != 0)
+    except Exception as e:      # (a driver that cannot run it: emulate, as if not fused)
+        _debug.log("devices", f"{device.info.name}: the Fma probe failed ({e})")
+        return False, False
 
 
 def _fixed_subgroup(physical: Any) -> int:
