@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 BATCH = 60
@@ -52,7 +53,7 @@ class CudaCheck:
         failures = list(self.errors)
         sources = list(self.sources.values())
         with tempfile.TemporaryDirectory() as tmp:
-            for start in range(0, len(sources), BATCH):
+            def compile_batch(start: int) -> str | None:
                 batch = sources[start:start + BATCH]
                 text = "\n".join(
                     f"namespace k{start + i} {{\n"
@@ -65,8 +66,14 @@ class CudaCheck:
                        path + ".ptx", path]
                 proc = subprocess.run(cmd, capture_output=True, text=True)
                 if proc.returncode != 0:
-                    failures.append(f"nvcc rejected kernels {start}..{start + len(batch) - 1}:"
-                                    f"\n{proc.stderr[-4000:]}")
+                    return (f"nvcc rejected kernels {start}..{start + len(batch) - 1}:"
+                            f"\n{proc.stderr[-4000:]}")
+                return None
+
+            # (one nvcc per core: the batches are independent)
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                failures += [f for f in pool.map(compile_batch,
+                                                 range(0, len(sources), BATCH)) if f]
         return failures
 
 
