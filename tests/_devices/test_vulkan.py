@@ -355,6 +355,18 @@ def test_info_comes_from_the_device(vk: Any) -> None:
     assert info.name.startswith("vulkan:") and "Vulkan" in info.description
 
 
+def test_a_device_without_what_kernels_need_is_a_reason(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device without 64-bit integers (or 8/16-bit storage, timeline semaphores) is not
+    offered; the reason names what it lacks."""
+    devices, _ = vulkan_runtime.discover()
+    if not devices:
+        pytest.skip("no Vulkan device")
+    monkeypatch.setattr(vulkan_runtime, "_missing_features", lambda p: "shaderInt64")
+    devices, reasons = vulkan_runtime.discover()
+    assert not devices and any("shaderInt64" in r for r in reasons)
+
+
 def test_a_missing_loader_is_a_reason_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> None:
         raise OSError("cannot load library 'libvulkan.so.1'")

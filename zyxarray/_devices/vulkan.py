@@ -811,6 +811,26 @@ def _fused_fma(device: VulkanDevice) -> tuple[bool, bool]:
         return False, False
 
 
+def _missing_features(physical: Any) -> str:
+    """The features kernels need that the device lacks ("" when it has them): 64-bit
+    integers (every index is one), 8- and 16-bit storage (bool, int8, float16 buffers) and
+    timeline semaphores (the events)."""
+    vk = _vk
+    v11 = vk.VkPhysicalDeviceVulkan11Features()
+    v12 = vk.VkPhysicalDeviceVulkan12Features(pNext=v11)
+    feats = vk.VkPhysicalDeviceFeatures2(pNext=v12)
+    try:
+        vk.vkGetPhysicalDeviceFeatures2(physical, feats)
+    except Exception as e:          # (a Vulkan 1.0 driver)
+        return f"Vulkan 1.2 features ({type(e).__name__})"
+    need = [("shaderInt64", feats.features.shaderInt64),
+            ("shaderInt16", feats.features.shaderInt16),
+            ("storageBuffer16BitAccess", v11.storageBuffer16BitAccess),
+            ("storageBuffer8BitAccess", v12.storageBuffer8BitAccess),
+            ("shaderInt8", v12.shaderInt8), ("timelineSemaphore", v12.timelineSemaphore)]
+    return ", ".join(n for n, have in need if not have)
+
+
 def _fixed_subgroup(physical: Any) -> int:
     """The device's subgroup size where compute shaders always run with it and can shuffle
     (then group reductions use subgroup shuffles); 0 otherwise (a size that may vary, as
@@ -848,6 +868,14 @@ def discover() -> tuple[list[VulkanDevice], list[str]]:
     for p in physical:
         families = vk.vkGetPhysicalDeviceQueueFamilyProperties(p)
         if not any(f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT for f in families):
+            continue
+        missing = _missing_features(p)
+        if missing:
+            props = vk.vkGetPhysicalDeviceProperties(p)
+            name = props.deviceName if isinstance(props.deviceName, str) else \
+                vk.ffi.string(props.deviceName).decode()
+            reasons.append(f"vulkan: {name} lacks {missing}, which zyxarray's kernels need; "
+                           f"not offered")
             continue
         try:
             devices.append(VulkanDevice(len(devices), instance, p))
