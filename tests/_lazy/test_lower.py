@@ -105,6 +105,47 @@ def test_thread_strategies_follow_the_layout() -> None:
         assert ir.meta["groups_arg"] < ir.n_ints
 
 
+def test_matrix_products_are_register_blocked_on_thread_devices() -> None:
+    """A sum over one axis of a product whose operands each ignore one kept axis (a matrix
+    product, its operands loads or fused elementwise expressions, any epilogue) is
+    ``g_matmul``; a product that is not one (a row-wise dot, a tiny size) is not."""
+    rng = np.random.default_rng(0)
+    a = xp.asarray(rng.standard_normal((64, 48)).astype(np.float32), device="cpu")
+    b = xp.asarray(rng.standard_normal((48, 40)).astype(np.float32), device="cpu")
+
+    def mm(p: xp.Array, q: xp.Array) -> xp.Array:     # (as matmul builds it without BLAS)
+        return xp.sum(p[..., :, :, None] * q[..., None, :, :], axis=-2)
+
+    for y in (mm(a, b), xp.maximum(mm(a, b) + 1, 0), mm(a * 2 + 1, b - 1), mm(a, b[:, :20])):
+        strategy, ir = _thread_strategy(y)
+        assert strategy == "g_matmul"
+        acc = [ins for ins in ir.instrs if ins.op.value == "ACC"]
+        assert len(acc) == 1 and acc[0].arg[1] == 16          # a 4 x 4 block per item
+    for y in (xp.sum(a * a, axis=1), mm(a[:8, :8], b[:8]), mm(a, b[:, :1])):
+        assert _thread_strategy(y)[0] != "g_matmul"
+
+
+def test_matrix_products_match_numpy(device: str) -> None:
+    """Blocks past the edges (sizes not multiples of 4), batches, broadcast batches,
+    transposed operands, fused producers and epilogues, integers, on every device."""
+    rng = np.random.default_rng(4)
+    for sa, sb in (((70, 53), (53, 45)), ((3, 33, 17), (17, 19)), ((2, 1, 20, 18), (3, 18, 21))):
+        for dtype in (np.float32, np.float64, np.int32):
+            ha = (rng.standard_normal(sa) * 4).astype(dtype)
+            hb = (rng.standard_normal(sb) * 4).astype(dtype)
+            x, y = xp.asarray(ha, device=device), xp.asarray(hb, device=device)
+            tol = {np.float32: 1e-5, np.float64: 1e-12, np.int32: 0}[dtype]
+            assert_close(x @ y, ha @ hb, rtol=tol, atol=tol * 100)
+            if dtype != np.int32:
+                assert_close(xp.maximum(xp.exp(x * 0.1) @ y + 1, 0),
+                             np.maximum(np.exp(ha * dtype(0.1)) @ hb + 1, 0), rtol=tol,
+                             atol=tol * 100)
+    h = rng.standard_normal((40, 30)).astype(np.float32)
+    x = xp.asarray(h, device=device)
+    assert_close(x.T @ x, h.T @ h, rtol=1e-5, atol=1e-4)
+    assert_close(x @ x.T, h @ h.T, rtol=1e-5, atol=1e-4)
+
+
 def test_transposed_reads_tile(device: str) -> None:
     """Elementwise kernels that read an operand transposed (g_tile on GPUs): edges of
     partial tiles, a batch axis, shapes below a tile."""

@@ -30,7 +30,13 @@ Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
   reduction, combined in a tree;
 - ``g_split``: a long whole-array reduction in two kernels (``phase`` 0 and 1): up to
   ``SPLIT_GROUPS`` groups each reduce an interleaved share into scratch memory, then one
-  group combines those partial results and computes the output.
+  group combines those partial results and computes the output;
+- ``g_matmul``: a sum over one axis of the product of two loads, one independent of the
+  last kept axis and the other of the one before (a matrix product, with any elementwise
+  epilogue): each work item computes a ``MATMUL_BLOCK`` x ``MATMUL_BLOCK`` block of outputs
+  from ``MATMUL_BLOCK`` values of each operand per step (a register-blocked product: each
+  load serves ``MATMUL_BLOCK`` multiply-adds; neighbouring items take neighbouring column
+  blocks, so the second operand's reads are coalesced). Devices without a BLAS get it.
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (mo
 TILE = 32                 # ``g_tile``: the side of the square of output points a group computes
 ROW_ITEM_ELEMS = 8        # ``g_row``: elements per work item the group size aims at
 ROW_GROUP_MIN = 64        # ``g_row``: the smallest group
+MATMUL_BLOCK = 4          # ``g_matmul``: the side of the block of outputs a work item computes
+MATMUL_MIN = 16           # ``g_matmul``: the smallest rows, columns and reduction it takes
 COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with launch bounds
 THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
@@ -275,6 +283,8 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
         return "g_elementwise", size
     loads = cats[:len(plan.loads)]
     k = len(outer)
+    if _matmul_operands(plan, outer, red, cats) is not None:
+        return "g_matmul", size
     if k and size >= 2 * COLUMN_WIDTH and any(c[k - 1] == "1" for c in loads) and \
             not any(c[-1] == "1" for c in loads):
         if not info.launch_bounds:     # a register-hungry kernel may not reach 1024 items
@@ -291,6 +301,40 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
     # with 128 items against 1.89 with 256)
     want = 1 << max(math.ceil(math.prod(red) / ROW_ITEM_ELEMS) - 1, 1).bit_length()
     return "g_row", max(min(want, size), min(ROW_GROUP_MIN, size))
+
+
+def _matmul_operands(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
+                     cats: list[tuple[str, ...]]) -> tuple[int, int] | None:
+    """A matrix product's expressions: (index of the REDUCE expr, of its MUL) where the plan
+    is a sum over one axis of a product of two operands (loads or elementwise expressions of
+    them) that vary along it, the first independent of the last kept axis and the second of
+    the one before, sizes at least ``MATMUL_MIN``; None otherwise."""
+    k = len(outer)
+    if len(red) != 1 or k < 2 or min(outer[-1], outer[-2], red[0]) < MATMUL_MIN:
+        return None
+    reduces = [i for i, e in enumerate(plan.exprs) if e.kind == "REDUCE"]
+    if len(reduces) != 1:
+        return None
+    e = plan.exprs[reduces[0]]
+    prod = plan.exprs[e.srcs[0]]
+    if e.arg is not Op.ADD or prod.kind != "ALU" or prod.arg is not Op.MUL or \
+            e.dtype.kind not in "fiu":
+        return None
+    deps: dict[int, set[int]] = {}     # expr -> the axes it varies along
+    for i, x in enumerate(plan.exprs):
+        if x.kind in ("LOAD", "IOTA", "VALID"):
+            cat = cats[x.arg if x.kind == "LOAD" else len(plan.loads) + x.arg]
+            deps[i] = {ax for ax, c in enumerate(cat) if c != "0"}
+        elif x.kind in ("CONST", "ALU", "CAST"):
+            deps[i] = set().union(*(deps[s] for s in x.srcs)) if x.srcs else set()
+        else:                           # (the reduction itself, scans: not in an operand)
+            deps[i] = {-1}
+    a, b = (deps[s] for s in prod.srcs)
+    if -1 in a or -1 in b:
+        return None
+    if k - 1 not in a and k - 2 not in b and k - 2 in a and k - 1 in b and k in a and k in b:
+        return reduces[0], e.srcs[0]
+    return None
 
 
 def _key(plan: KernelPlan, info: DeviceInfo, outer: tuple[int, ...], red: tuple[int, ...],
@@ -396,6 +440,11 @@ def _strategy_args(c: Canonical) -> list[int]:
         return [blocks * math.prod(c.outer[:-1]), blocks]
     if c.strategy == "g_split":
         return [min(math.ceil(math.prod(c.red) / (c.lanes * 8)), SPLIT_GROUPS), 1]
+    if c.strategy == "g_matmul":
+        rows = math.ceil(c.outer[-2] / MATMUL_BLOCK)
+        cols = math.ceil(c.outer[-1] / MATMUL_BLOCK)
+        items = rows * cols * math.prod(c.outer[:-2])
+        return [math.ceil(items / c.lanes), items, cols, rows]
     return []
 
 
@@ -1065,6 +1114,46 @@ class _Lowerer:
         self._group_stages(env, piece, count, slices, COLUMN_WIDTH)
         guard = b.if_(inside)
         self._group_outputs(env, piece, slices)
+        b.end(guard)
+
+
+    def _lower_g_matmul(self) -> None:
+        b = self.b
+        group, local = self._work_item()
+        _, items, cols, rows = self.strategy_args
+        bs = MATMUL_BLOCK
+        red_i, _ = _matmul_operands(self.plan, self.c.outer, self.c.red, list(self.c.cats))
+        item = b.idx(Op.ADD, b.idx(Op.MUL, group, b.const(self.c.lanes)), local)
+        guard = b.if_(b.alu(Op.CMPLT, item, items))
+        jb = self._nonneg(Op.MOD, item, cols)
+        rest = self._nonneg(Op.IDIV, item, cols)
+        ib = self._nonneg(Op.MOD, rest, rows)
+        env = self.unravel(self._nonneg(Op.IDIV, rest, rows), self.outer_sizes[:-2])
+        n, m = self.outer_sizes[-2], self.outer_sizes[-1]
+        i0, j0 = b.idx(Op.MUL, ib, b.const(bs)), b.idx(Op.MUL, jb, b.const(bs))
+        rows_at = [b.idx(Op.ADD, i0, b.const(r)) for r in range(bs)]
+        cols_at = [b.idx(Op.ADD, j0, b.const(c)) for c in range(bs)]
+        # (the block's rows and columns past the edge read the last ones; not stored)
+        last_row, last_col = b.idx(Op.SUB, n, b.const(1)), b.idx(Op.SUB, m, b.const(1))
+        rows_read = [b.alu(Op.MIN, r, last_row) for r in rows_at]
+        cols_read = [b.alu(Op.MIN, c, last_col) for c in cols_at]
+        e = self.plan.exprs[red_i]
+        acc = b.acc(e.arg, e.dtype, bs * bs)
+        kk = b.range(b.const(0), self.red_sizes[0], "reduce")
+        for r in range(bs):
+            for c in range(bs):
+                point = env + [rows_read[r], cols_read[c], kk]
+                b.acc_update(acc, b.const(r * bs + c), self._reduced_value(red_i, point))
+        b.end(kk)
+        self.reduce_values[red_i] = acc
+        for r in range(bs):
+            for c in range(bs):
+                inside = b.if_(b.alu(Op.AND, b.alu(Op.CMPLT, rows_at[r], n),
+                                     b.alu(Op.CMPLT, cols_at[c], m)))
+                self.lane = b.const(r * bs + c)
+                self._store(env + [rows_at[r], cols_at[c], b.const(0)])
+                self.lane = None
+                b.end(inside)
         b.end(guard)
 
 
