@@ -276,6 +276,7 @@ class SpirvRenderer:
         self.fp64 = bool(kernel.meta.get("fp64", True))
         self.no_float64 = False                # (set while trying float32-only math)
         self._pi_table: int | None = None      # (2/pi's words, for huge trig arguments)
+        self.lane_consts: dict[int, int] = {}  # integer constant id -> its value
         self.math_functions: dict[tuple, int] = {}   # (c_math name, suffix) -> function id
         void = m.type(OpTypeVoid)
         fn_type = m.type(OpTypeFunction, void)
@@ -465,6 +466,8 @@ class SpirvRenderer:
             self.actual[i] = dt
         elif op is Op.CONST:
             self.ids[i] = self.const(x.arg, x.dtype)
+            if np.dtype(x.dtype).kind in "iu":
+                self.lane_consts[self.ids[i]] = int(x.arg)
         elif op is Op.SPECIAL:
             self.ids[i] = self._special(x.arg)
         elif op is Op.RANGE:
@@ -632,8 +635,17 @@ class SpirvRenderer:
         return var
 
     def _acc_ptr(self, acc: Instr, var: int, lane: int | None, fixed: int = 0) -> int:
-        index = lane if lane is not None else self.const(fixed, np.int32)
-        return self.m.value(OpAccessChain, self.ptr(SC_FUNCTION, self.t(acc.dtype)), var, index)
+        """A pointer to an accumulator's lane. The index is a 32-bit integer: NVIDIA's
+        driver reads a 64-bit index into a function array as 0 (every lane then was lane 0:
+        a blocked matrix product gave zeros)."""
+        m = self.m
+        if lane is None:
+            index = self.const(fixed, np.int32)
+        elif lane in self.lane_consts:
+            index = self.const(self.lane_consts[lane], np.int32)
+        else:
+            index = m.value(OpSConvert, self.t(np.int32), lane)
+        return m.value(OpAccessChain, self.ptr(SC_FUNCTION, self.t(acc.dtype)), var, index)
 
     def _group(self, x: Instr, value: int) -> int:
         """GROUP_REDUCE (a tree) or GROUP_SCAN (Hillis-Steele) through workgroup memory."""
@@ -709,6 +721,23 @@ class SpirvRenderer:
             out = m.value(OpLoad, elem, at(local))
         barrier()          # (the memory may be written again: a group op in a loop)
         return out
+
+    def _index_divmod(self, op: Op, d: np.dtype, x: int, y: int) -> int:
+        """Division and remainder of non-negative index values: in 32 bits where both fit,
+        else in 64. (NVIDIA's driver miscompiles some 64-bit divisions: a blocked matrix
+        product's column index came out wrong; the 32-bit ones are right, and faster.)"""
+        m = self.m
+        t, b = self.t(d), self.t(BOOL)
+        code = OpSDiv if op is Op.IDIV else OpSRem
+        if d.itemsize != 8:
+            return m.value(code, t, x, y)
+        t32 = self.t(np.int32)
+        limit = self.const(2 ** 31 - 1, d)
+        small = m.value(OpLogicalAnd, b, m.value(OpSLessThanEqual, b, x, limit),
+                        m.value(OpSLessThanEqual, b, y, limit))
+        narrow = m.value(OpSConvert, t, m.value(code, t32, m.value(OpSConvert, t32, x),
+                                               m.value(OpSConvert, t32, y)))
+        return m.value(OpSelect, t, small, narrow, m.value(code, t, x, y))
 
     def _subgroup_reduce(self, x: Instr, value: int, subgroup: int, barrier: Any,
                          when: Any) -> int:
@@ -900,7 +929,7 @@ class SpirvRenderer:
                 out = m.value(OpSelect, t, m.value(OpIsNan, b, a[0]), a[0], out)
             return out
         if op in (Op.IDIV, Op.MOD) and x.arg == "index":
-            return m.value((OpSDiv if op is Op.IDIV else OpSRem), t, *a)
+            return self._index_divmod(op, d, a[0], a[1])
         if op in (Op.IDIV, Op.MOD) and not f:
             return self._int_divmod(op, d, a[0], a[1])
         if op in (Op.IDIV, Op.MOD):
