@@ -33,6 +33,14 @@ def _modules(y: xp.Array) -> list[tuple[str, bytes]]:
     return out
 
 
+def _validate(data: bytes, path: Path, env: str = "vulkan1.1") -> None:
+    """``spirv-val`` accepts the module ``data`` (written to ``path``) for ``env``."""
+    path.write_bytes(data)
+    done = subprocess.run(["spirv-val", "--target-env", env, str(path)], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, f"{path.name}: {done.stderr}"
+
+
 def _corpus() -> dict[str, xp.Array]:
     x = xp.asarray(np.ones((64, 512), np.float32))
     i = xp.asarray(np.ones((64, 512), np.int16))
@@ -62,11 +70,7 @@ def _corpus() -> dict[str, xp.Array]:
 def test_modules_validate(case: str, tmp_path: Path) -> None:
     for strategy, data in _modules(_corpus()[case]):
         assert struct.unpack("<I", data[:4])[0] == MAGIC
-        path = tmp_path / f"{strategy}.spv"
-        path.write_bytes(data)
-        done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
-                              capture_output=True, text=True)
-        assert done.returncode == 0, f"{case} ({strategy}): {done.stderr}"
+        _validate(data, tmp_path / f"{strategy}.spv")
         if case.startswith("g_"):
             assert strategy.startswith(case)
 
@@ -83,11 +87,7 @@ def test_subgroup_reductions_validate(case: str, tmp_path: Path) -> None:
         c = canonicalize(plan, info)
         for phase in range(phases(c)):
             data = render(lower(c, "k", phase), "spirv").binary
-            path = tmp_path / f"{case}{phase}.spv"
-            path.write_bytes(data)
-            done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
-                                  capture_output=True, text=True)
-            assert done.returncode == 0, f"{case}: {done.stderr}"
+            _validate(data, tmp_path / f"{case}{phase}.spv")
             words = struct.unpack(f"<{len(data) // 4}I", data)
             seen += any(w & 0xFFFF == 346 for w in words)     # OpGroupNonUniformShuffleXor
     assert seen
@@ -105,11 +105,7 @@ def test_a_driver_that_fuses_fma_gets_it(tmp_path: Path) -> None:
     for fused in ((False, False), (True, True)):
         info = dataclasses.replace(INFO, extra={"fused_fma": fused})
         data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
-        path = tmp_path / f"k{fused[0]}.spv"
-        path.write_bytes(data)
-        done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
-                              capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+        _validate(data, tmp_path / f"k{fused[0]}.spv")
         sizes.append(len(data))
     assert sizes[1] < sizes[0] * 0.8
 
@@ -124,11 +120,7 @@ def test_float_controls_the_device_supports_are_requested(tmp_path: Path) -> Non
         ("signed_zero_inf_nan_preserve", 64)]})
     (plan,) = schedule([xp.exp(xp.asarray(np.ones(4, np.float32)))._node])
     data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
-    path = tmp_path / "k.spv"
-    path.write_bytes(data)
-    done = subprocess.run(["spirv-val", "--target-env", "vulkan1.2", str(path)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    _validate(data, tmp_path / "k.spv", "vulkan1.2")
     assert b"SPV_KHR_float_controls" in data
 
 
@@ -144,11 +136,7 @@ def test_a_device_without_float64_gets_modules_without_it(tmp_path: Path) -> Non
     (plan,) = schedule([(xp.asin(x) + xp.atan2(x, x) * 0.5 + xp.exp(x) + xp.sin(x) ** x
                          + xp.abs(xp.log(z) ** z))._node])
     data = render(lower(canonicalize(plan, info), "k"), "spirv").binary
-    path = tmp_path / "k.spv"
-    path.write_bytes(data)
-    done = subprocess.run(["spirv-val", "--target-env", "vulkan1.1", str(path)],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    _validate(data, tmp_path / "k.spv")
     words = struct.unpack(f"<{len(data) // 4}I", data)
     declared = {words[i + 1] for i in range(5, len(words) - 1) if words[i] == (2 << 16 | 17)}
     assert 1 in declared and 10 not in declared      # (OpCapability Shader, not Float64)
