@@ -258,6 +258,31 @@ def test_device_copies_and_fills_are_queued(vk: Any) -> None:
                                                                   data[100:]]))
 
 
+def test_small_buffers_share_blocks_of_memory(vk: Any) -> None:
+    """Buffers up to 1 MiB are sub-allocated: thousands of them take a few blocks of
+    device memory (a driver may allow only 4096 allocations), each keeps its own data, and
+    their slots come back when they are freed."""
+    from zyxarray._devices.base import MemoryPool
+    pool = MemoryPool("vulkan:slabs", vk._raw_alloc, vk._raw_free, 0)    # (no caching here)
+    handles = [pool.allocate(5000 + i % 7) for i in range(5000)]     # (8 KiB slots)
+    blocks = {id(h.block) for h in handles}
+    assert all(h.block is not None for h in handles) and len(blocks) == 3
+    bufs = []
+    for i, h in enumerate(handles[:50]):
+        b = vulkan_runtime.Buffer(vk, h.size, h, pooled=False)
+        vk.copy_in(b, np.full(h.size, i % 251, np.uint8))
+        bufs.append(b)
+    for i, b in enumerate(bufs):
+        assert (np.asarray(vk.copy_out(b)) == i % 251).all()
+    key = next(k for k, v in vk.slabs.items() if any(id(x) in blocks for x in v))
+    for h in handles[50:]:
+        vk._raw_free(h)
+    left = vk.slabs[key]            # (emptied blocks are freed, the one in use stays)
+    assert len(left) == 1 and handles[0].block in left
+    slots = vulkan_runtime._BLOCK // 8192      # (other tests' live buffers may hold a few)
+    assert slots - 60 <= len(left[0].free) <= slots - 50
+
+
 def test_memory_the_host_cannot_see_goes_through_staging(
         vk: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Device-local memory without a host mapping (a discrete GPU's): copies in and out

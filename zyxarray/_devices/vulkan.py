@@ -92,6 +92,9 @@ class _Batch:
         self.count = 0
 
 
+#: buffers up to this size share blocks of this size (sub-allocation)
+_SLAB_MAX = 1 << 20
+_BLOCK = 16 << 20
 #: buffers up to this size are host-mapped device-local memory on a discrete GPU
 _SMALL = 64 << 10
 #: bytes a host copy moves through the staging buffer per step (the buffer's size)
@@ -141,7 +144,7 @@ class _LaunchStructs:
 class _Allocation:
     """A VkBuffer, its memory, and the host mapping where the memory is host-visible."""
 
-    __slots__ = ("buffer", "freed", "memory", "size", "view")
+    __slots__ = ("block", "buffer", "freed", "memory", "offset", "size", "view")
 
     def __init__(self, buffer: Any, memory: Any, size: int, view: np.ndarray | None) -> None:
         self.buffer = buffer
@@ -149,6 +152,20 @@ class _Allocation:
         self.size = size
         self.view = view
         self.freed = False
+        self.block: _Block | None = None     # (sub-allocated: its block and offset there)
+        self.offset = 0
+
+
+class _Block:
+    """A ``_BLOCK``-byte piece of device memory cut into slots of one size."""
+
+    __slots__ = ("free", "memory", "slot", "view")
+
+    def __init__(self, memory: Any, view: np.ndarray | None, slot: int) -> None:
+        self.memory = memory
+        self.view = view
+        self.slot = slot
+        self.free = list(range(_BLOCK - slot, -1, -slot))     # (offsets; lowest popped first)
 
 
 class VulkanProgram(Program):
@@ -395,6 +412,7 @@ class VulkanDevice(Device):
         # host-cached memory. (The tests force the staging path on lavapipe too.)
         self.mapped_memory = props.deviceType != vk.VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU
         self._stage: _Allocation | None = None       # (the staging buffer, reused)
+        self.slabs: dict[tuple, list[_Block]] = {}   # (slot, memory type, mapped) -> blocks
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
         # compiled pipelines kept on disk (the driver's own format, checked by the driver
         # against its identity: a stale or foreign cache is ignored, not an error)
@@ -447,11 +465,73 @@ class VulkanDevice(Device):
         local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
-        if self.mapped_memory or nbytes <= _SMALL:
-            # (a discrete GPU's small buffers, scalars read back, in device-local memory the
-            # host maps where there is some: a read is a load, not a transfer)
-            return self._buffer(nbytes, usage, (visible | local, local, visible), True)
-        return self._buffer(nbytes, usage, (local, visible), False)
+        mapped = self.mapped_memory or nbytes <= _SMALL
+        # (a discrete GPU's small buffers, scalars read back, in device-local memory the
+        # host maps where there is some: a read is a load, not a transfer)
+        wants = (visible | local, local, visible) if mapped else (local, visible)
+        if nbytes <= _SLAB_MAX:
+            handle = self._slab_alloc(nbytes, usage, wants, mapped)
+            if handle is not None:
+                return handle
+        return self._buffer(nbytes, usage, wants, mapped)
+
+    # -- sub-allocation: small buffers share large blocks of device memory ------------------
+    def _slab_alloc(self, nbytes: int, usage: int, wants: tuple[int, ...],
+                    mapped: bool) -> _Allocation | None:
+        """A VkBuffer of ``nbytes`` bound at a free slot of a ``_BLOCK``-byte block of
+        memory: slots of a power of two from 256 bytes to ``_SLAB_MAX`` (a driver may allow
+        only 4096 allocations: NVIDIA's does). None where the buffer's requirements do not
+        fit a slot (then it gets memory of its own)."""
+        vk = _vk
+        slot = max(256, 1 << (nbytes - 1).bit_length())
+        buf = vk.vkCreateBuffer(self.handle, vk.VkBufferCreateInfo(
+            size=nbytes, usage=usage, sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
+        req = vk.vkGetBufferMemoryRequirements(self.handle, buf)
+        kind = next((k for k in (self._memory_type(req.memoryTypeBits, w) for w in wants)
+                     if k is not None), None)
+        if kind is None or slot % req.alignment or req.size > slot:
+            vk.vkDestroyBuffer(self.handle, buf, None)
+            return None
+        key = (slot, kind, mapped)
+        blocks = self.slabs.setdefault(key, [])
+        block = next((b for b in blocks if b.free), None)
+        if block is None:
+            try:
+                memory = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
+                    allocationSize=_BLOCK, memoryTypeIndex=kind), None)
+            except (vk.VkErrorOutOfDeviceMemory, vk.VkErrorOutOfHostMemory):
+                vk.vkDestroyBuffer(self.handle, buf, None)
+                raise MemoryError(f"cannot allocate {_BLOCK} bytes (a block of small "
+                                  f"buffers) on device {self.info.name}") from None
+            view = None
+            visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                       | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+            if mapped and self.memory_types[kind][0] & visible == visible:
+                view = np.frombuffer(vk.vkMapMemory(self.handle, memory, 0, _BLOCK, 0),
+                                     np.uint8, _BLOCK)
+            block = _Block(memory, view, slot)
+            blocks.append(block)
+        offset = block.free.pop()
+        vk.vkBindBufferMemory(self.handle, buf, block.memory, offset)
+        view = None if block.view is None else block.view[offset:offset + nbytes]
+        handle = _Allocation(buf, block.memory, nbytes, view)
+        handle.block, handle.offset = block, offset
+        return handle
+
+    def _slab_free(self, handle: _Allocation) -> None:
+        """A sub-allocated buffer's slot back to its block; a block left empty is freed
+        (one stays per slot size and memory type)."""
+        vk = _vk
+        block = handle.block
+        block.free.append(handle.offset)
+        if len(block.free) == _BLOCK // block.slot:
+            for blocks in self.slabs.values():
+                if block in blocks and len(blocks) > 1:
+                    blocks.remove(block)
+                    if block.view is not None:
+                        vk.vkUnmapMemory(self.handle, block.memory)
+                    vk.vkFreeMemory(self.handle, block.memory, None)
+                    break
 
     def _buffer(self, nbytes: int, usage: int, wants: tuple[int, ...],
                 map_visible: bool) -> _Allocation:
@@ -486,6 +566,11 @@ class VulkanDevice(Device):
     def _raw_free(self, handle: _Allocation) -> None:
         vk = _vk
         handle.freed = True
+        if handle.block is not None:
+            with contextlib.suppress(Exception):
+                vk.vkDestroyBuffer(self.handle, handle.buffer, None)
+            self._slab_free(handle)
+            return
         with contextlib.suppress(Exception):
             if handle.view is not None:
                 vk.vkUnmapMemory(self.handle, handle.memory)
