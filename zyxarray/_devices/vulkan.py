@@ -30,6 +30,7 @@ import dataclasses
 import os
 import struct
 import threading
+import time
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,9 @@ def _check(result: int, what: str) -> None:
 
 #: launches recorded into one command buffer before it is submitted
 _BATCH = 32
+#: an idle device gets the open batch at once unless a batch went less than this ago (s):
+#: launches in quick succession share a submission (NVIDIA's costs ~20 us)
+_IDLE_GAP = 100e-6
 
 
 class _Batch:
@@ -360,6 +364,7 @@ class VulkanDevice(Device):
         self.timestamp_period = float(limits.timestampPeriod)
         self.submitted = 0          # the timeline value the last submission signals
         self.batch: _Batch | None = None     # work recorded, not submitted yet
+        self.flushed = 0.0                   # when the last batch was submitted
         # submitted batches: (value, command buffer, what they keep, releases to run)
         self.in_flight: list[tuple[int, Any, list, list]] = []
         self.lock = threading.RLock()
@@ -702,8 +707,9 @@ class VulkanDevice(Device):
         """Add the work just recorded to the open batch; ``keep`` (buffers) lives and
         ``release`` runs once it is complete. Returns its event: the batch's timeline value.
         The batch is submitted when it holds ``_BATCH`` pieces of work, when the device has
-        finished everything submitted before it (so the device never idles while work waits
-        on the host), or when something waits for it (an event, a read, ``synchronize``)."""
+        finished everything submitted before it and the last submission is ``_IDLE_GAP``
+        old (so an idle device gets work at once, and launches in quick succession share a
+        submission), or when something waits for it (an event, a read, ``synchronize``)."""
         batch = self.batch
         assert batch is not None and batch.cb == cb, "submit without begin"
         batch.keep.append(keep)
@@ -711,7 +717,8 @@ class VulkanDevice(Device):
             batch.release.append(release)
         batch.count += 1
         event = VulkanEvent(self, batch.value)
-        if batch.count >= _BATCH or self.completed() >= self.submitted:
+        if batch.count >= _BATCH or (self.completed() >= self.submitted and
+                                     time.perf_counter() - self.flushed >= _IDLE_GAP):
             self.flush()
         return event
 
@@ -735,6 +742,7 @@ class VulkanDevice(Device):
             _check(fast.lib.vkQueueSubmit(self.queue, 1, fast.submit_info, fast.ffi.NULL),
                    "vkQueueSubmit")
             self.submitted = batch.value
+            self.flushed = time.perf_counter()
             self.in_flight.append((batch.value, cb, batch.keep, batch.release))
 
     # -- profiling: timestamp queries (the ``profile`` debug topic) ------------------------------
