@@ -65,12 +65,55 @@ def pytest_configure(config: pytest.Config) -> None:
     if validator is not None:
         _spirv_check = spirv_check.SpirvCheck(validator)
         _spirv_check.install()
+    # pytest-xdist's controller: a directory for the workers' records of the checks
+    if not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist") and \
+            getattr(config.option, "numprocesses", None):
+        config._zyx_check_dir = tempfile.mkdtemp(prefix="zyxarray-test-checks-")  # type: ignore
+
+
+def _check_dir(config: pytest.Config) -> str | None:
+    """Under pytest-xdist, the directory where each worker leaves what its session-end
+    checks recorded, for the controller to check once (None without xdist)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        return workerinput.get("zyx_check_dir")
+    return getattr(config, "_zyx_check_dir", None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:      # (xdist: a worker is being started)
+    node.workerinput["zyx_check_dir"] = node.config._zyx_check_dir
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Compile-check the CUDA rendering and validate the SPIR-V rendering of every kernel
-    the session built (see cuda_check and spirv_check)."""
+    the session built (see cuda_check and spirv_check). Under pytest-xdist each worker
+    hands what it recorded to the controller (a pickle in a shared directory), which checks
+    the union once."""
+    import glob
+    import pickle
     import time
+    shared = _check_dir(session.config)
+    if shared is not None:
+        if hasattr(session.config, "workerinput"):
+            state = {"spirv": _spirv_check.state() if _spirv_check is not None else None,
+                     "cuda": _cuda_check.state() if _cuda_check is not None else None,
+                     "counts": _counts()}
+            name = os.path.join(shared, f"{os.getpid()}.pickle")
+            with open(name, "wb") as f:
+                pickle.dump(state, f)
+            return
+        for name in sorted(glob.glob(os.path.join(shared, "*.pickle"))):
+            with open(name, "rb") as f:
+                state = pickle.load(f)
+            if _spirv_check is not None and state["spirv"] is not None:
+                _spirv_check.merge(state["spirv"])
+            if _cuda_check is not None and state["cuda"] is not None:
+                _cuda_check.merge(state["cuda"])
+            launches, compiles = state["counts"]
+            _worker_counts[0] += launches
+            for dev, n in compiles.items():
+                _worker_counts[1][dev] = _worker_counts[1].get(dev, 0) + n
     if _spirv_check is not None and _spirv_check.modules:
         start = time.perf_counter()
         failures = _spirv_check.check()
@@ -91,6 +134,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _own_cache_dir is not None:
         shutil.rmtree(_own_cache_dir, ignore_errors=True)
+    shared = getattr(config, "_zyx_check_dir", None)
+    if shared is not None:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 def selected_devices() -> list[str]:
@@ -123,17 +169,31 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("device", names, ids=names, indirect=True)
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """How many kernels the session compiled: the suite's running time is mostly compiles."""
+#: kernel launches and compiler invocations by device, summed over pytest-xdist's workers
+_worker_counts: list[Any] = [0, {}]
+
+
+def _counts() -> tuple[int, dict[str, int]]:
+    """This process's kernel launches and compiler invocations by device."""
     import sys
     if "zyxarray._devices.registry" not in sys.modules:
-        return
+        return 0, {}
     from zyxarray._devices import registry
     from zyxarray._lazy.realize import stats
     compiles = {name: getattr(dev, "compiles", None) for name, dev in registry.devices().items()}
-    counted = ", ".join(f"{n}: {c}" for n, c in compiles.items() if c is not None)
-    terminalreporter.write_line(f"zyxarray: {stats.get('kernels', 0)} kernel launches; "
-                                f"compiler invocations: {counted or 'none'}")
+    return stats.get("kernels", 0), {n: c for n, c in compiles.items() if c is not None}
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many kernels the session compiled: the suite's running time is mostly compiles."""
+    launches, compiles = _counts()
+    launches += _worker_counts[0]
+    for dev, n in _worker_counts[1].items():
+        compiles[dev] = compiles.get(dev, 0) + n
+    if launches or compiles:
+        counted = ", ".join(f"{n}: {c}" for n, c in compiles.items())
+        terminalreporter.write_line(f"zyxarray: {launches} kernel launches; "
+                                    f"compiler invocations: {counted or 'none'}")
     spirv = getattr(terminalreporter.config, "_zyx_spirv_report", None)
     if spirv is not None:
         text, failures = spirv

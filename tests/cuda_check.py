@@ -34,6 +34,14 @@ class CudaCheck:
     def install(self) -> None:
         install_recorder(self.record)
 
+    def state(self) -> dict:
+        """What the check has recorded (a pytest-xdist worker hands it to the controller)."""
+        return {"sources": self.sources, "errors": self.errors}
+
+    def merge(self, state: dict) -> None:
+        self.sources.update(state["sources"])
+        self.errors += state["errors"]
+
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render
         from zyxarray._lazy.lower import canonicalize, lower, phases

@@ -37,6 +37,17 @@ class SpirvCheck:
         from tests.cuda_check import install_recorder
         install_recorder(self.record)
 
+    def state(self) -> dict:
+        """What the check has recorded (a pytest-xdist worker hands it to the controller)."""
+        return {"modules": self.modules, "listings": self.listings,
+                "unsupported": self.unsupported, "errors": self.errors}
+
+    def merge(self, state: dict) -> None:
+        self.modules.update(state["modules"])
+        self.listings.update(state["listings"])
+        self.unsupported.update(state["unsupported"])
+        self.errors += state["errors"]
+
     def record(self, c: Any) -> None:
         from zyxarray._codegen.spirv import SpirvUnsupported, render
         from zyxarray._lazy.lower import canonicalize, lower, phases
