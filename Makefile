@@ -44,8 +44,10 @@ ci:
 gpu-wheels:
 	$(PYTHON) -m pip download -q --only-binary=:all: --python-version 3.12 \
 		--platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d .wheels \
-		cffi pycparser pyopencl pytools platformdirs siphash24 typing_extensions
-	rm -f .wheels/numpy-*.whl
+		cffi pycparser pyopencl pytools platformdirs siphash24 typing_extensions \
+		pytest-xdist execnet
+	rm -f .wheels/numpy-*.whl .wheels/pytest-[0-9]*.whl .wheels/pluggy-*.whl \
+		.wheels/iniconfig-*.whl .wheels/packaging-*.whl .wheels/pygments-*.whl
 
 gpu-test:
 	bash bench/gpu_machine.sh test

@@ -4,6 +4,10 @@ Every backend test takes the ``device`` fixture, which runs it once per availabl
 (``registry.devices()``), with the device's name in the test id. ``ZYXARRAY_TEST_DEVICES``
 (comma-separated kinds or names, e.g. ``cpu`` or ``reference,opencl:0``) narrows the set.
 
+The suite runs on one pytest-xdist worker per core (``-n auto`` in pyproject.toml; ``-n 0``
+runs it in one process); the session-end CUDA and SPIR-V checks gather every worker's kernels
+and run once, in the controller.
+
 Hypothesis profiles (``--hypothesis-profile NAME``): ``zyxarray`` (the default, sized so the
 whole suite runs in a few minutes on two cores: every new kernel structure costs a C
 compile; derandomized, so CI draws the same examples on every run and a red run is
