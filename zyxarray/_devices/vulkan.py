@@ -418,6 +418,7 @@ class VulkanDevice(Device):
         self.mapped_memory = props.deviceType != vk.VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU
         self._stage: _Allocation | None = None       # (the staging buffer, reused)
         self.slabs: dict[tuple, list[_Block]] = {}   # (slot, memory type, mapped) -> blocks
+        self.compiles = 0        # pipelines made in this process (the tests' summary reads it)
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, 0)
         # compiled pipelines kept on disk (the driver's own format, checked by the driver
         # against its identity: a stale or foreign cache is ignored, not an error)
@@ -803,6 +804,7 @@ class VulkanDevice(Device):
         if not hasattr(source, "binary"):
             raise ValueError(f"{self.info.name}: compile takes a SPIR-V module "
                              f"(_codegen.spirv), not {type(source).__name__}")
+        self.compiles += 1
         return VulkanProgram(self, ir.name, source, dict(ir.meta), len(ir.buffers))
 
     def synchronize(self) -> None:
