@@ -91,9 +91,12 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_an_interrupted_compile_ends_the_compiler_and_leaves_no_file(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+        tmp_path: Path, request: pytest.FixtureRequest,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C during a compile left the compiler (and what it started) running and its
     temporary files in the cache directory."""
+    # (a cache of its own: pytest-xdist's other workers write into the session's)
+    monkeypatch.setenv("ZYXARRAY_CACHE_DIR", str(tmp_path / "cache"))
     cpu = registry.get("cpu")
     pids = tmp_path / "pids"
     slow = tmp_path / "slow-cc"
