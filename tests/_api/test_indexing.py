@@ -292,3 +292,30 @@ def test_out_of_bounds_index_arrays_raise_from_the_call(device: str) -> None:
     x[idx(0)] = -1.0
     h[[0]] = -1.0
     assert_close(x, h)
+
+
+def test_boolean_mask_fills_are_lazy_elementwise_kernels(device: str) -> None:
+    """``x[mask] = scalar`` (NumPy's commonest masked update) is ``where(mask, scalar, x)``:
+    no host round trip for the True positions, fused with what follows; masks over leading
+    axes fill whole rows; a 0-d array serves as the scalar."""
+    rng = np.random.default_rng(9)
+    h = rng.standard_normal((30, 40))
+    for mask_of, value in ((lambda a: a > 0.5, 7.0), (lambda a: np.isnan(a) | (a < -1), -0.0),
+                           (lambda a: a[:, 0] > 0, 3), (lambda a: a > 9, 1.0)):
+        want = h.copy()
+        want[mask_of(want)] = value
+        x = xp.asarray(h, device=device)
+        x[mask_of(x)] = value
+        assert not [k for k in xp.explain(x) if "library" in str(k).lower()]
+        np.testing.assert_array_equal(np.asarray(x), want)
+    ints = np.arange(12).reshape(3, 4)
+    y = xp.asarray(ints, device=device)
+    y[y % 3 == 0] = -5
+    want = ints.copy()
+    want[want % 3 == 0] = -5
+    np.testing.assert_array_equal(np.asarray(y), want)
+    z = xp.asarray(h + 1j * h, device=device)
+    z[xp.abs(z) > 1] = xp.asarray(2 + 0j, device=device)
+    hz = h + 1j * h
+    hz[np.abs(hz) > 1] = 2
+    np.testing.assert_array_equal(np.asarray(z), hz)

@@ -260,6 +260,9 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
     if flag is not None:
         return setitem(x, ..., value, in_place) if flag else x
     keys = key if isinstance(key, tuple) else (key,)
+    masked = _mask_fill(x, keys, value)
+    if masked is not None:
+        return masked
     if any(_is_array_key(k) for k in keys):
         template, nodes, shape = _advanced("__setitem__", x, key)
         if isinstance(value, Array):
@@ -284,6 +287,34 @@ def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:
         write_region(x._node, v, region)
         return x
     return Array._new(g.setitem(x._node, v, region))
+
+
+def _mask_fill(x: Array, keys: tuple, value: Any) -> Array | None:
+    """``x[mask] = scalar`` for a boolean mask over x's leading axes: ``where(mask, scalar,
+    x)``, lazy and fused like any elementwise op (NumPy's commonest masked update, ``z[abs(z)
+    > 2] = 2``, needs no host round trip for the True positions). None for other keys."""
+    if len(keys) != 1:
+        return None
+    mask = keys[0]
+    if isinstance(mask, np.ndarray) and mask.dtype == np.bool_:
+        from ._creation_functions import asarray
+        mask = asarray(mask, device=x.device)
+    if not isinstance(mask, Array) or mask.dtype.kind != "b" or mask.device is not x.device \
+            or not 0 < mask.ndim <= x.ndim or mask.shape != x.shape[:mask.ndim]:
+        return None
+    if isinstance(value, Array):
+        if value.ndim != 0 or value.device is not x.device:
+            return None
+        v = g.cast(value._node, x.dtype.np)
+    elif np.ndim(value) == 0 and not isinstance(value, np.ndarray):
+        v = scalar_node("__setitem__", value, x.dtype, x.device)
+    else:
+        return None
+    m = mask._node
+    if mask.ndim < x.ndim:          # (a mask of rows: every element of a True row)
+        m = g.reshape(m, mask.shape + (1,) * (x.ndim - mask.ndim))
+    return Array._new(g.alu(Op.WHERE, broadcast_node(m, x.shape), broadcast_node(v, x.shape),
+                            x._node))
 
 
 def _basic_write(x: Array, key: Any, value: Any) -> tuple[g.Node, tuple] | None:

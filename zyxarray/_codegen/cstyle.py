@@ -55,6 +55,10 @@ _INT_HELPERS = {
   if ({SIGNED} && r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }}""",
+    "mul": """static inline {T} zx_mul_{S}({T} a, {T} b) {{
+  {R} ar = creal{F}(a), ai = cimag{F}(a), br = creal{F}(b), bi = cimag{F}(b);
+  return CMPLX{FU}(ar * br - ai * bi, ar * bi + ai * br);
+}}""",
     "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
   if ({SIGNED} && b < 0) return a == 1 ? 1 : (a == ({T})-1 ? ((b & 1) ? ({T})-1 : 1) : 0);
   {U} r = 1, x = ({U})a, e = ({U})b;
@@ -114,6 +118,10 @@ _FLOAT_HELPERS = {
   return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
     # C99's pow with its (-inf)**b cases spelled out (some OpenCL libraries get them wrong)
+    "mul": """static inline {T} zx_mul_{S}({T} a, {T} b) {{
+  {R} ar = creal{F}(a), ai = cimag{F}(a), br = creal{F}(b), bi = cimag{F}(b);
+  return CMPLX{FU}(ar * br - ai * bi, ar * bi + ai * br);
+}}""",
     "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
   if (a == -({T})INFINITY && b == b) {{
     {T} h = b * ({T})0.5;
@@ -139,6 +147,10 @@ _COMPLEX_HELPERS = {
   {R} m = cabs{F}(a);
   if (m != m) return CMPLX{FU}(NAN, NAN);
   return m == 0 ? CMPLX{FU}(0, 0) : a / m;
+}}""",
+    "mul": """static inline {T} zx_mul_{S}({T} a, {T} b) {{
+  {R} ar = creal{F}(a), ai = cimag{F}(a), br = creal{F}(b), bi = cimag{F}(b);
+  return CMPLX{FU}(ar * br - ai * bi, ar * bi + ai * br);
 }}""",
     "pow": """static inline {T} zx_pow_{S}({T} a, {T} b) {{
   /* NumPy's special cases: z**0 = 1 (also for z = 0), 0**b = 0 for real b > 0 */
@@ -388,6 +400,10 @@ class CStyleRenderer:
             if d is not None and d.kind == "f" and self.bitmask_select:
                 return f"{self.helper('select', d)}({a[0]}, {a[1]}, {a[2]})"
             return f"({a[0]} ? {a[1]} : {a[2]})"
+        if op is Op.MUL and kind == "c":
+            # the textbook product, as NumPy's loop and the GPU dialects compute it (C99's
+            # ``*`` recovers infinities through a libgcc call that keeps loops scalar)
+            return f"{self.helper('mul', src)}({a[0]}, {a[1]})"
         if op in (Op.ADD, Op.SUB, Op.MUL):
             sym = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*"}[op]
             if kind == "b":
