@@ -635,9 +635,9 @@ class SpirvRenderer:
         return var
 
     def _acc_ptr(self, acc: Instr, var: int, lane: int | None, fixed: int = 0) -> int:
-        """A pointer to an accumulator's lane. The index is a 32-bit integer: NVIDIA's
-        driver reads a 64-bit index into a function array as 0 (every lane then was lane 0:
-        a blocked matrix product gave zeros)."""
+        """A pointer to an accumulator's lane, indexed by a 32-bit integer (as GLSL
+        compilers index arrays: the form drivers are tested with; the blocked matrix product
+        is the first kernel with many lanes)."""
         m = self.m
         if lane is None:
             index = self.const(fixed, np.int32)

@@ -232,6 +232,7 @@ class Translator:
 
     def __init__(self, renderer: Any) -> None:
         self.r = renderer
+        self._in_reduce = False      # (translating the reduction _trig_reduce wraps)
 
     def complex_call(self, name: str, dtype: np.dtype, args: list[tuple[int, np.dtype]]
                      ) -> tuple[int, np.dtype]:
@@ -306,7 +307,7 @@ class Translator:
         if special is not None:
             return special
         if fname in ("zx__trig_reduce_f64", "zx__trig_reduce_f32") and \
-                not getattr(self, "_in_reduce", False):
+                not self._in_reduce:
             return self._trig_reduce(src, fname, args[0])
         fn = src.funcs.get(fname)
         if fn is None:
