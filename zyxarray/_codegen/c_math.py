@@ -7,8 +7,9 @@ Why: a loop that calls libm's scalar ``expf``/``sin`` is not vectorized by gcc (
 ``-ffast-math``, no vector libm), so an elementwise kernel runs at scalar speed. Every helper
 here is a ``static inline`` function made of arithmetic, ``fma``, ``sqrt``, ``fabs``,
 ``copysign``, integer ops on the bit pattern and bit-mask selects, with no branch, no table and
-no other libm call, so that with the cpu device's flags (``gcc -std=gnu11 -O3 -march=native
--fno-math-errno -ffp-contract=off -fwrapv``, no ``-ffast-math``)::
+no other libm call (``far_trig``'s reduction for GPUs excepted: see the end), so that with the
+cpu device's flags (``gcc -std=gnu11 -O3 -march=native -fno-math-errno -ffp-contract=off
+-fwrapv``, no ``-ffast-math``)::
 
     for (int64_t i = 0; i < n; i++) y[i] = zx_exp_f32(x[i]);
 
@@ -60,15 +61,67 @@ random and edge samples against long double; every float32 input for the float32
 expm1, log, log2, log10, log1p, sin, cos, tan, sinh, cosh and tanh): all below 0.95 ulp,
 below 0.6 ulp for exp and the logs with normal results (subnormal exp results: 0.76). See
 tests/_codegen/test_c_math.py.
+
+For devices without a math library (the HIP dialect), see tests/_codegen/test_c_math_device.py:
+
+* ``preamble(used, prefix="__device__ inline", far_trig=True)``: the same functions as device
+  code (no #include; the caller defines the integer types and the few primitives), and sin,
+  cos, tan accurate for every argument: beyond 2^51 (float64) or 2^50 (float32) the argument
+  is reduced with Payne and Hanek's method (x's mantissa times 224 bits of 2/pi in 32-bit
+  limbs; 2/pi's words ``TWO_OVER_PI`` are computed at import with integers, as is
+  ``PI_HALF_TAIL``), reached by a branch and reading a small constant table: the one branch
+  and the one table of this module, there for GPUs (the cpu dialect uses libm's sin, cos and
+  tan). Max error for huge arguments, the closest to multiples of pi/2 included (measured):
+  0.81 ulp (tan; sin and cos 0.74), float32 and float64.
+* ``DEVICE_ONLY`` functions, which the cpu takes from libm: hypot (float64: scaled by a power
+  of two, the sum of squares as a double-double, a corrected square root: 0.50 ulp, 0.75 for
+  subnormal results; float32 in double: 0.50 ulp) and nextafter (exact, on the bit pattern).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from fractions import Fraction
 from string import Template
 
-__all__ = ["FUNCTIONS", "c_name", "preamble"]
+__all__ = ["DEVICE_ONLY", "FUNCTIONS", "PI_HALF_TAIL", "TWO_OVER_PI", "c_name", "preamble"]
+
+
+def _machin_two_over_pi(words: int) -> tuple[tuple[int, ...], float]:
+    """2/pi in 32-bit words, the first its integer part (0), and pi/2 - float64(pi/2):
+    from pi computed here with integers (Machin's formula)."""
+    bits = 32 * words + 64
+    one = 1 << bits
+
+    def atan_inv(k: int) -> int:          # atan(1/k) * 2^bits
+        total, term, n, sign = 0, one // k, 1, 1
+        while term:
+            total += sign * (term // n)
+            term //= k * k
+            n += 2
+            sign = -sign
+        return total
+
+    pi = 16 * atan_inv(5) - 4 * atan_inv(239)
+    two_over_pi = (2 << (2 * bits)) // pi          # 2/pi * 2^bits
+    frac_bits = 32 * (words - 1)
+    value = two_over_pi >> (bits - frac_bits)      # 2/pi * 2^frac_bits (integer part 0)
+    out = tuple((value >> (32 * (words - 1 - i))) & 0xFFFFFFFF for i in range(words))
+    half = pi >> 1                                 # pi/2 * 2^bits
+    tail = float(Fraction(half, one) - Fraction(_PI_HALF))
+    return out, tail
+
+
+_PI_HALF = float.fromhex("0x1.921fb54442d18p+0")   # float64(pi/2)
+
+#: 2/pi as 32-bit words, most significant first: 2/pi = sum of TWO_OVER_PI[i] * 2^(-32 i)
+#: (word 0 is the integer part, 0), truncated after 40 words (1248 fraction bits: enough for
+#: the Payne-Hanek reduction of any float64). Computed at import with integers.
+#: PI_HALF_TAIL: pi/2 - float64(pi/2), so that float64(pi/2) + PI_HALF_TAIL is pi/2 to 2^-107.
+TWO_OVER_PI: tuple[int, ...]
+PI_HALF_TAIL: float
+TWO_OVER_PI, PI_HALF_TAIL = _machin_two_over_pi(40)
 
 # ---------------------------------------------------------------------------------------------
 # Polynomial coefficients (hex floats, exact). Name -> coefficients of the lowest power first.
@@ -238,6 +291,7 @@ _FCONST: dict[str, dict[str, str]] = {
         "TANH_SAT": "20.0",                   # tanh(x) rounds to 1 above 19.06
         "HYP_BIG": "22.0",                    # sinh/cosh = e^x/2 to 2^-63 above this
         "TINY": "0x1p-54",                    # log1p(x) rounds to x below this
+        "PI_HALF_TAIL": PI_HALF_TAIL.hex(),   # pi/2 - float64(pi/2)
     },
     "f32": {
         "MAGIC": "0x1.8p23f",
@@ -1061,16 +1115,210 @@ static inline float zx_pow_f32(float xf, float yf) {
 }
 """)
 
+# ---------------------------------------------------------------------------------------------
+# For devices without a math library (preamble(..., far_trig=True), hypot, nextafter): a
+# Payne-Hanek reduction for sin/cos/tan of huge arguments, C99's hypot and nextafter.
+# ---------------------------------------------------------------------------------------------
+def _two_over_pi_word() -> str:
+    """``zx__two_over_pi_word(i)``: TWO_OVER_PI[i], from a const array local to the function:
+    no table at file scope (which CUDA/HIP would need in a memory space the caller names),
+    and gcc, clang (also for amdgcn) and nvcc make it one read-only table, read with no copy
+    (a switch becomes a tree of branches on amdgcn)."""
+    rows = [", ".join(f"0x{w:08x}u" for w in TWO_OVER_PI[i:i + 6])
+            for i in range(0, len(TWO_OVER_PI), 6)]
+    body = ",\n        ".join(rows)
+    return ("/* 2/pi = sum over i of word(i) * 2^(-32 i), 0 <= i < "
+            f"{len(TWO_OVER_PI)} (c_math.TWO_OVER_PI; word 0,\n"
+            "   the integer part, is 0) */\n"
+            "static inline uint64_t zx__two_over_pi_word(int64_t i) {\n"
+            f"    const uint32_t w[{len(TWO_OVER_PI)}] = {{\n        {body}}};\n"
+            "    return w[i];\n}\n")
+
+
+_F64["payne_hanek"] = (("common_f64",), _two_over_pi_word() + r"""
+/* x = (n + f) pi/2 for finite |x| >= 2^22 (far_trig uses it beyond 2^51, or 2^50 for a
+   widened float32), |f| <= 1/2: hi + lo = f pi/2 (a double-double, |hi| <= pi/4), q = n mod
+   2^64 (its low bits are what sin/cos/tan use). Payne and Hanek's method: x = mant * 2^s
+   with a 53-bit integer mant; the words of 2/pi above 2^-32(j-1), j = floor((s + 30) / 32),
+   only add multiples of 4 to x * 2/pi and are skipped; mant times the next seven words (224
+   bits) is formed exactly in 32-bit limbs; its bits from the binary point (bit 192 - a,
+   a = s - 32 j in [-30, 1]) on give n's two low bits and 128 bits of f, off by less than
+   2^-127 (the words past the seventh add below 2^-136). f >= 1/2 becomes f - 1 and n + 1;
+   |f| goes to a double-double exactly (53 + 53 + 22 bits) and is multiplied by pi/2 as a
+   double-double. No float64 is closer to a multiple of pi/2 than ~2^-61 (f >= 2^-62), so r
+   keeps more than 64 good bits everywhere (64 bits of f would leave next to none there; the
+   SPIR-V renderer's _payne_hanek is the same method, 128 bits too). */
+typedef struct { double hi, lo; uint64_t q; } zx__ph_f64;
+static inline zx__ph_f64 zx__payne_hanek_f64(double x) {
+    const uint64_t low32 = 0xffffffffu;
+    uint64_t bits = zx__bits_f64(x);
+    int64_t s = (int64_t)((bits >> 52) & 0x7ff) - 1075;
+    uint64_t mant = (bits & 0xfffffffffffffu) | 0x10000000000000u;
+    int64_t j = s + 30 < 0 ? 0 : (s + 30) >> 5;
+    j = j > 33 ? 33 : j;                /* (float64's largest exponents need j <= 31) */
+    uint64_t ml = mant & low32;
+    uint64_t mh = mant >> 32;
+    /* limb[c] = bits 32c .. 32c + 31 of mant * (words j .. j+6 as one integer) */
+    uint64_t limb[7];
+    uint64_t carry = 0;
+    uint64_t prev = 0;
+    for (int c = 0; c < 7; c++) {
+        uint64_t w = zx__two_over_pi_word(j + 6 - c);
+        uint64_t pl = ml * w;
+        uint64_t ph = mh * prev;
+        uint64_t sum = carry + (pl & low32) + (ph & low32);
+        carry = (pl >> 32) + (ph >> 32) + (sum >> 32);
+        limb[c] = sum & low32;
+        prev = w;
+    }
+    int sh = (int)(32 - (s - 32 * j));  /* 31 .. 62 */
+    uint64_t A = limb[1] | (limb[2] << 32);
+    uint64_t B = limb[3] | (limb[4] << 32);
+    uint64_t C = limb[5] | (limb[6] << 32);
+    uint64_t fh = (B >> sh) | (C << (64 - sh));
+    uint64_t fl = (A >> sh) | (B << (64 - sh));
+    uint64_t n = C >> sh;
+    /* f >= 1/2: n + 1 and |f - 1| = 2^128 - f as a 128-bit integer */
+    int up = (int)(fh >> 63);
+    n += (uint64_t)up;
+    uint64_t gl = up ? ~fl + 1 : fl;
+    uint64_t gh = up ? ~fh + (uint64_t)(fl == 0) : fh;
+    double d1 = (double)(int64_t)(gh >> 11) * 0x1p-53;
+    double d2 = (double)(int64_t)(((gh & 0x7ff) << 42) | (gl >> 22)) * 0x1p-106;
+    double d3 = (double)(int64_t)(gl & 0x3fffff) * 0x1p-128;
+    double th = d1 + d2;
+    double tl = ((d1 - th) + d2) + d3;
+    /* (th + tl) * (P1 + P2), pi/2 = P1 + P2 */
+    double rh = th * 0x1.921fb54442d18p+0;
+    double rl = fma(th, 0x1.921fb54442d18p+0, -rh) + (tl * 0x1.921fb54442d18p+0 +
+                                                       th * $PI_HALF_TAIL);
+    double hi = rh + rl;
+    double lo = (rh - hi) + rl;
+    /* r = -|f| pi/2 for f - 1; x < 0: -(n + f) */
+    int neg = (int)(bits >> 63);
+    zx__ph_f64 o;
+    o.hi = up != neg ? -hi : hi;
+    o.lo = up != neg ? -lo : lo;
+    o.q = neg ? 0 - n : n;
+    return o;
+}
+""")
+
+# far_trig: the reductions of trig_core renamed ..._near_..., and in their place a choice of
+# it or Payne-Hanek (a branch: meant for GPUs, where a huge argument is rare and the branch
+# skips the long path; the cpu keeps libm's sin/cos/tan).
+_TRIG_FAR: dict[str, str] = {
+    "f64": r"""
+/* far_trig: Payne-Hanek beyond 2^51 (finite): accurate for every float64 */
+static inline zx__trig_f64 zx__trig_reduce_f64(double x) {
+    zx__trig_f64 o;
+    if (fabs(x) > 0x1p51 && fabs(x) < INFINITY) {
+        zx__ph_f64 p = zx__payne_hanek_f64(x);
+        o.hi = p.hi;
+        o.lo = p.lo;
+        o.q = p.q;
+    } else {
+        o = zx__trig_reduce_near_f64(x);
+    }
+    return o;
+}
+""",
+    "f32": r"""
+/* far_trig: Payne-Hanek on the widened argument beyond 2^50 (finite), r split into a
+   float-float: accurate for every float32 */
+static inline zx__trig_f32 zx__trig_reduce_f32(float xf) {
+    zx__trig_f32 o;
+    if (fabsf(xf) > 0x1p50f && fabsf(xf) < INFINITY) {
+        zx__ph_f64 p = zx__payne_hanek_f64((double)xf);
+        o.hi = (float)p.hi;
+        o.lo = (float)((p.hi - (double)o.hi) + p.lo);
+        o.q = (uint32_t)p.q;
+    } else {
+        o = zx__trig_reduce_near_f32(xf);
+    }
+    return o;
+}
+""",
+}
+
+_F64["hypot"] = (("common_f64",), r"""
+/* hypot(x, y) = sqrt(x^2 + y^2) (C99, NumPy): the larger magnitude b and the smaller s,
+   both scaled by 2^-600 when b > 2^510 and by 2^600 when b < 2^-450 (exact: a subnormal s
+   becomes normal; a scaled-down s that underflows is below 2^-900 b, negligible), so b^2 +
+   s^2 neither overflows nor loses s^2; the sum as a double-double (FMA squares), its square
+   root r corrected by (h + hl - r^2) / 2r, scaled back (overflow to inf, gradual underflow
+   where hypot does). inf if x or y is infinite (even with a NaN), else NaN for a NaN.
+   Max error (measured): 0.50 ulp; 0.75 ulp for subnormal results (rounded twice). */
+static inline double zx_hypot_f64(double x, double y) {
+    double ax = fabs(x);
+    double ay = fabs(y);
+    int sw = ay > ax;
+    double b = zx__sel_f64(sw, ay, ax);
+    double s = zx__sel_f64(sw, ax, ay);
+    int hi = b > 0x1p510;
+    int lo = b < 0x1p-450;
+    double sc = zx__sel_f64(hi, 0x1p-600, zx__sel_f64(lo, 0x1p600, 1.0));
+    double un = zx__sel_f64(hi, 0x1p600, zx__sel_f64(lo, 0x1p-600, 1.0));
+    b *= sc;
+    s *= sc;
+    double b2 = b * b;
+    double s2 = s * s;
+    double h = b2 + s2;
+    double hl = ((b2 - h) + s2) + (fma(b, b, -b2) + fma(s, s, -s2));
+    double r = sqrt(h);
+    double c = (fma(-r, r, h) + hl) / (2 * r);
+    r = zx__sel_f64(h > 0, r + c, r) * un;
+    r = zx__sel_f64((x != x) | (y != y), x + y, r);
+    return zx__sel_f64((ax == INFINITY) | (ay == INFINITY), INFINITY, r);
+}
+""")
+
+_F32["hypot"] = (("common_f32",), r"""
+/* float32 hypot in double: x^2 and y^2 are exact there and cannot overflow or underflow, the
+   sum and the square root round once each (2^-52 relative), the conversion to float once
+   more (into subnormals or to inf where hypot does). inf if x or y is infinite (even with a
+   NaN), else NaN for a NaN. Max error 0.5 ulp + 2^-28 (measured: 0.50 ulp). */
+static inline float zx_hypot_f32(float x, float y) {
+    double dx = (double)x;
+    double dy = (double)y;
+    float r = (float)sqrt(dx * dx + dy * dy);
+    r = zx__sel_f32((x != x) | (y != y), x + y, r);
+    return zx__sel_f32((fabsf(x) == INFINITY) | (fabsf(y) == INFINITY), INFINITY, r);
+}
+""")
+
+_TYPED["nextafter"] = (("common",), r"""
+/* nextafter(x, y) (C99, NumPy): the neighbour of x towards y, one step on the bit pattern
+   (+1 moves away from zero: x < y for positive x, x > y for negative x); from a zero the
+   smallest subnormal with y's sign; y itself when x == y (so the sign of a zero y); x + y
+   (NaN) for a NaN. Exact. */
+static inline $T zx_nextafter_$SFX($T x, $T y) {
+    int away = (x < y) == (x > 0);
+    $U step = ($U)zx__seli_$SFX(away, 1, -1);
+    $T r = zx__float_$SFX(zx__bits_$SFX(x) + step);
+    r = zx__sel_$SFX(x == 0, $COPYSIGN(zx__float_$SFX(1), y), r);
+    r = zx__sel_$SFX(x == y, y, r);
+    return zx__sel_$SFX((x != x) | (y != y), x + y, r);
+}
+""")
+
 # float32 versions that evaluate the float64 one (name -> number of arguments).
 _WIDENED: dict[str, int] = {
     "asin": 1, "acos": 1, "atan": 1, "atan2": 2, "asinh": 1, "acosh": 1, "atanh": 1,
 }
 
-#: Names of the functions this module implements (each for both "f32" and "f64").
+#: Names of the functions this module implements (each for both "f32" and "f64"), which the
+#: cpu C dialect takes from here instead of libm (but for its LIBM_ONLY: sin, cos, tan).
 FUNCTIONS: frozenset[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "pow",
 })
+
+#: Functions also implemented here (both suffixes, two arguments each) for devices without a
+#: math library, but not in ``FUNCTIONS``: a host C compiler's libm has them, exact or
+#: correctly rounded and fast, and the cpu dialect keeps using it (it tests ``name in
+#: FUNCTIONS``). ``c_name`` and ``preamble`` accept them.
+DEVICE_ONLY: frozenset[str] = frozenset({"hypot", "nextafter"})
 
 
 def _build() -> dict[str, tuple[tuple[str, ...], str]]:
@@ -1083,6 +1331,12 @@ def _build() -> dict[str, tuple[tuple[str, ...], str]]:
         for base, (deps, text) in table.items():
             full = tuple(d if d[-4:] in ("_f32", "_f64") else d + "_" + suffix for d in deps)
             blocks[base + "_" + suffix] = (full, _render(text, suffix))
+    for suffix in ("f32", "f64"):
+        deps, text = blocks["trig_core_" + suffix]
+        head = f"zx__trig_reduce_{suffix}("
+        assert text.count(head) == 1
+        text = text.replace(head, f"zx__trig_reduce_near_{suffix}(") + _TRIG_FAR[suffix]
+        blocks["trig_core_far_" + suffix] = ((*deps, "payne_hanek_f64"), text)
     note = ("/* float32: the float64 helper on the widened argument, rounded once more.\n"
             "   Max error 0.5 ulp (measured). */\n")
     for name, nargs in _WIDENED.items():
@@ -1097,27 +1351,49 @@ def _build() -> dict[str, tuple[tuple[str, ...], str]]:
 
 
 _BLOCKS = _build()
-assert all(f"{n}_{s}" in _BLOCKS for n in FUNCTIONS for s in ("f32", "f64"))
+assert all(f"{n}_{s}" in _BLOCKS for n in FUNCTIONS | DEVICE_ONLY for s in ("f32", "f64"))
+#: the blocks that far_trig=True puts in place of others
+_FAR_TRIG = {"trig_core_f32": "trig_core_far_f32", "trig_core_f64": "trig_core_far_f64"}
 
 _HEADER = "#include <stdint.h>\n#include <math.h>\n"
+_PREFIX = "static inline"
 
 
 def c_name(name: str, suffix: str) -> str:
-    """C name of the helper for ``name`` ("exp", ...) and ``suffix`` ("f32" or "f64")."""
-    if name not in FUNCTIONS:
-        raise ValueError(f"c_math.c_name: no vectorizable C implementation of {name!r}")
+    """C name of the helper for ``name`` ("exp", ..., or one of ``DEVICE_ONLY``) and
+    ``suffix`` ("f32" or "f64")."""
+    if name not in FUNCTIONS and name not in DEVICE_ONLY:
+        raise ValueError(f"c_math.c_name: no C implementation of {name!r}")
     if suffix not in ("f32", "f64"):
         raise ValueError(f"c_math.c_name: suffix must be 'f32' or 'f64', not {suffix!r}")
     return f"zx_{name}_{suffix}"
 
 
-def preamble(used: Iterable[tuple[str, str]]) -> str:
+def preamble(used: Iterable[tuple[str, str]], *, prefix: str = _PREFIX,
+             far_trig: bool = False) -> str:
     """C source defining each requested (name, suffix) helper and what it needs, once each,
-    dependencies first, as ``static inline`` functions (after the two #includes it needs)."""
+    dependencies first, as ``static inline`` functions (after the two #includes it needs).
+
+    ``prefix`` replaces ``static inline`` at the head of every function (a GPU dialect passes
+    ``__device__ inline``); with any other prefix the #include lines are left out and the
+    caller supplies, before the text: ``uint32_t``, ``int32_t``, ``uint64_t``, ``int64_t``
+    (the names the text uses), ``INFINITY`` and ``NAN`` (float constants, as <math.h>'s), and
+    ``fma``, ``fmaf``, ``fabs``, ``fabsf``, ``sqrt``, ``copysign``, ``copysignf`` (correctly
+    rounded: single-rounding FMA and square root). Like all of this module, the text must be
+    compiled without floating-point contraction (-ffp-contract=off, --fmad=false).
+
+    ``far_trig``: sin/cos/tan reduce finite arguments beyond 2^51 (float64) or 2^50
+    (float32) with Payne and Hanek's method (``zx__payne_hanek_f64``: 2/pi's words in a const
+    array local to a function, 32-bit limb products, an ``if`` to reach it) instead of
+    clamping them, so that they are accurate for every argument: for devices with no other
+    sin/cos/tan. Below the threshold the results are the same; with ``far_trig=False`` the
+    text is what it always was (the cpu dialect's, which sends sin/cos/tan to libm)."""
     order: list[str] = []
     seen: set[str] = set()
+    swap = _FAR_TRIG if far_trig else {}
 
     def visit(block: str) -> None:
+        block = swap.get(block, block)
         if block in seen:
             return
         seen.add(block)
@@ -1130,4 +1406,7 @@ def preamble(used: Iterable[tuple[str, str]]) -> str:
         visit(f"{name}_{suffix}")
     if not order:
         return ""
-    return _HEADER + "".join(_BLOCKS[b][1] for b in order)
+    text = "".join(_BLOCKS[b][1] for b in order)
+    if prefix == _PREFIX:
+        return _HEADER + text
+    return re.sub(r"^static inline\b", lambda _: prefix, text, flags=re.MULTILINE)

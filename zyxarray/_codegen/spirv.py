@@ -221,34 +221,8 @@ _GLSL_F32 = {"sin": 13, "cos": 14, "tan": 15}
 GLSL_POW = 26
 
 
-def _machin_two_over_pi(words: int) -> tuple[tuple[int, ...], float]:
-    """2/pi in 32-bit words, the first its integer part (0), and pi/2 - float64(pi/2):
-    from pi computed here with integers (Machin's formula)."""
-    bits = 32 * words + 64
-    one = 1 << bits
-
-    def atan_inv(k: int) -> int:          # atan(1/k) * 2^bits
-        total, term, n, sign = 0, one // k, 1, 1
-        while term:
-            total += sign * (term // n)
-            term //= k * k
-            n += 2
-            sign = -sign
-        return total
-
-    pi = 16 * atan_inv(5) - 4 * atan_inv(239)
-    two_over_pi = (2 << (2 * bits)) // pi          # 2/pi * 2^bits
-    frac_bits = 32 * (words - 1)
-    value = two_over_pi >> (bits - frac_bits)      # 2/pi * 2^frac_bits (integer part 0)
-    out = tuple((value >> (32 * (words - 1 - i))) & 0xFFFFFFFF for i in range(words))
-    half = pi >> 1                                 # pi/2 * 2^bits
-    p1 = float(np.float64(np.pi / 2))
-    from fractions import Fraction
-    tail = float(Fraction(half, one) - Fraction(p1))
-    return out, tail
-
-
-_TWO_OVER_PI, _PI_HALF_TAIL = _machin_two_over_pi(40)
+#: 2/pi's 32-bit words and pi/2 - float64(pi/2), for the Payne-Hanek reduction (c_math's)
+_TWO_OVER_PI, _PI_HALF_TAIL = c_math.TWO_OVER_PI, c_math.PI_HALF_TAIL
 
 
 class _NeedsFloat64(Exception):
@@ -1086,89 +1060,111 @@ class SpirvRenderer:
                                             m.value(OpFOrdEqual, b, x, one)), one, r)
 
     def _payne_hanek(self, x: int) -> tuple[int, int, int]:
-        """x (float64, |x| >= 2^50, finite) = (n + f) pi/2: (r_hi, r_lo, n mod 4) with
-        r_hi + r_lo = f pi/2, |f| <= 1/2. The mantissa times five 32-bit words of 2/pi (from
-        the word that makes the product's integer part mod 4 exact) in 32-bit limbs, the
-        window of 2 integer and 64 fraction bits taken out, the fraction times pi/2 as a
-        double-double."""
+        """x (float64, finite, |x| >= 2^22; used beyond 2^50) = (n + f) pi/2, |f| <= 1/2:
+        (r_hi, r_lo, n mod 2^64) with r_hi + r_lo = f pi/2 as a double-double. c_math's
+        ``zx__payne_hanek_f64``, step for step: x = mant * 2^s (53-bit integer mant); the
+        words of 2/pi above 2^-32(j-1), j = floor((s + 30) / 32), only add multiples of 4 to
+        x * 2/pi and are skipped; mant times the next seven words (224 bits) is formed
+        exactly in 32-bit limbs; its bits from the binary point (bit 192 - a, a = s - 32 j in
+        [-30, 1]) on give n's low bits and 128 bits of f, off by less than 2^-127. f >= 1/2
+        becomes f - 1 and n + 1; |f| goes to a double-double exactly (53 + 53 + 22 bits) and
+        is multiplied by pi/2 = P1 + P2 as a double-double (Dekker's exact product: GLSL's
+        Fma need not be fused). No float64 is closer to a multiple of pi/2 than ~2^-61, so
+        the result keeps more than 64 good bits everywhere."""
         m = self.m
         u64, i64, f64, b = (self.t(np.uint64), self.t(np.int64), self.t(F64),
                             self.t(BOOL))
         c64 = lambda v: self.const(v, np.uint64)
+        i64c = lambda v: self.const(v, np.int64)
+        f64c = lambda v: self.const(v, F64)
+
+        def fop(code: int, p: int, q: int) -> int:     # rounded once, never fused
+            v = m.value(code, f64, p, q)
+            m.decorate(v, DEC_NO_CONTRACTION)
+            return v
+
         table = self._two_over_pi()
         bits = m.value(OpBitcast, u64, x)
         expo = m.value(OpBitwiseAnd, u64, m.value(OpShiftRightLogical, u64, bits, c64(52)),
                        c64(0x7FF))
         mant = m.value(OpBitwiseOr, u64, m.value(OpBitwiseAnd, u64, bits, c64((1 << 52) - 1)),
                        c64(1 << 52))
-        s = m.value(OpISub, i64, m.value(OpBitcast, i64, expo), self.const(1075, np.int64))
+        s = m.value(OpISub, i64, m.value(OpBitcast, i64, expo), i64c(1075))
         # j = (s + 30) / 32, kept in the table for the lanes that do not use the result
-        j = m.value(OpShiftRightArithmetic, i64, m.value(OpIAdd, i64, s, self.const(
-            30, np.int64)), self.const(5, np.int64))
-        j = m.value(OpSelect, i64, m.value(OpSLessThan, b, j, self.const(0, np.int64)),
-                    self.const(0, np.int64), j)
-        top = self.const(len(_TWO_OVER_PI) - 5, np.int64)
+        j = m.value(OpShiftRightArithmetic, i64, m.value(OpIAdd, i64, s, i64c(30)), i64c(5))
+        j = m.value(OpSelect, i64, m.value(OpSLessThan, b, j, i64c(0)), i64c(0), j)
+        top = i64c(len(_TWO_OVER_PI) - 7)
         j = m.value(OpSelect, i64, m.value(OpSGreaterThan, b, j, top), top, j)
+        # words[c] = word j + 6 - c: the seven words as one integer, least significant first
         words = [m.value(OpLoad, u64, m.value(OpAccessChain, self.ptr(SC_PRIVATE, u64), table,
-                                               m.value(OpIAdd, i64, j, self.const(k, np.int64))))
-                 for k in range(5)]
+                                               m.value(OpIAdd, i64, j, i64c(6 - c))))
+                 for c in range(7)]
         low32 = c64(0xFFFFFFFF)
         ml = m.value(OpBitwiseAnd, u64, mant, low32)
         mh = m.value(OpShiftRightLogical, u64, mant, c64(32))
-        t4, t3, t2, t1, t0 = words[4], words[3], words[2], words[1], words[0]
-        columns = [[(ml, t4)], [(ml, t3), (mh, t4)], [(ml, t2), (mh, t3)], [(ml, t1), (mh, t2)],
-                   [(ml, t0), (mh, t1)]]
+        # limbs[c] = bits 32c .. 32c + 31 of mant * words (column c: ml * words[c] and
+        # mh * words[c - 1], plus the carry; bits from 224 on only add multiples of 4)
         limbs = []
         carry = c64(0)
-        for column in columns:
-            low, high = carry, c64(0)
-            for p, q in column:
-                prod = m.value(OpIMul, u64, p, q)
-                low = m.value(OpIAdd, u64, low, m.value(OpBitwiseAnd, u64, prod, low32))
-                high = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, prod,
+        for c in range(7):
+            pl = m.value(OpIMul, u64, ml, words[c])
+            total = m.value(OpIAdd, u64, carry, m.value(OpBitwiseAnd, u64, pl, low32))
+            high = m.value(OpShiftRightLogical, u64, pl, c64(32))
+            if c:
+                ph = m.value(OpIMul, u64, mh, words[c - 1])
+                total = m.value(OpIAdd, u64, total, m.value(OpBitwiseAnd, u64, ph, low32))
+                high = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, ph,
                                                            c64(32)))
-            limbs.append(m.value(OpBitwiseAnd, u64, low, low32))
-            carry = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, low, c64(32)))
-        limbs.append(carry)               # (bits 160 and up: mh * t0 + carry, unused)
-        # the binary point is at bit 128 - a of the product, a = s - 32 j in [-30, 1]; the
-        # window starts 64 bits below it, sh = 32 - a bits into limb 1 (limbs 1-2 hold the
-        # fraction's bits, limbs 3-4 from the same shift on the integer part's)
-        a = m.value(OpISub, i64, s, m.value(OpShiftLeftLogical, i64, j, self.const(5, np.int64)))
-        sh = m.value(OpBitcast, u64, m.value(OpISub, i64, self.const(32, np.int64), a))
-        lo128 = m.value(OpBitwiseOr, u64, limbs[1], m.value(OpShiftLeftLogical, u64, limbs[2],
-                                                            c64(32)))
-        hi128 = m.value(OpBitwiseOr, u64, limbs[3], m.value(OpShiftLeftLogical, u64, limbs[4],
-                                                            c64(32)))
-        frac = m.value(OpBitwiseOr, u64, m.value(OpShiftRightLogical, u64, lo128, sh),
-                       m.value(OpShiftLeftLogical, u64, hi128,
-                               m.value(OpISub, u64, c64(64), sh)))
-        n = m.value(OpShiftRightLogical, u64, hi128, sh)
-        signed = m.value(OpBitcast, i64, frac)      # (a fraction of 1/2 or more: n + 1, f - 1)
-        n = m.value(OpIAdd, u64, n, m.value(OpSelect, u64, m.value(
-            OpSLessThan, b, signed, self.const(0, np.int64)), c64(1), c64(0)))
-        # f * 2^64 = fh + fl exactly (52 and 11 bits), times pi/2 = P1 + P2 as hi + lo
-        fh = m.value(OpConvertSToF, f64, m.value(OpBitwiseAnd, i64, signed,
-                                                 self.const(~0x7FF, np.int64)))
-        fl = m.value(OpConvertSToF, f64, m.value(OpBitwiseAnd, i64, signed,
-                                                 self.const(0x7FF, np.int64)))
-        p1 = float(np.float64(np.pi / 2))
-        p1s, p2s = p1 * 2.0 ** -64, _PI_HALF_TAIL * 2.0 ** -64
-        tr = spirv_math.Translator(self)
-        hi = m.value(OpFMul, f64, fh, self.const(p1s, F64))
-        m.decorate(hi, DEC_NO_CONTRACTION)
-        err = tr.exact_product_error(fh, self.const(p1s, F64), hi)
-        lo = m.value(OpFAdd, f64, err, m.value(OpFAdd, f64, m.value(
-            OpFMul, f64, fl, self.const(p1s, F64)), m.value(OpFMul, f64, fh, self.const(p2s, F64))))
-        total = m.value(OpFAdd, f64, hi, lo)
-        lo = m.value(OpFSub, f64, lo, m.value(OpFSub, f64, total, hi))
-        for v in (total, lo):
-            m.decorate(v, DEC_NO_CONTRACTION)
-        # x < 0: -(n + f)
-        neg = m.value(OpSLessThan, b, m.value(OpBitcast, i64, bits), self.const(0, np.int64))
-        total = m.value(OpSelect, f64, neg, m.value(OpFNegate, f64, total), total)
-        lo = m.value(OpSelect, f64, neg, m.value(OpFNegate, f64, lo), lo)
+            limbs.append(m.value(OpBitwiseAnd, u64, total, low32))
+            carry = m.value(OpIAdd, u64, high, m.value(OpShiftRightLogical, u64, total,
+                                                        c64(32)))
+        # the binary point is at bit 192 - a, sh = 32 - a bits into limb 5 (31 .. 62; held
+        # there for the lanes that do not use the result, whose shifts must stay below 64)
+        a = m.value(OpISub, i64, s, m.value(OpShiftLeftLogical, i64, j, i64c(5)))
+        sh = m.value(OpISub, i64, i64c(32), a)
+        sh = m.value(OpSelect, i64, m.value(OpSLessThan, b, sh, i64c(31)), i64c(31), sh)
+        sh = m.value(OpSelect, i64, m.value(OpSGreaterThan, b, sh, i64c(62)), i64c(62), sh)
+        sh = m.value(OpBitcast, u64, sh)
+        back = m.value(OpISub, u64, c64(64), sh)
+        A, B, C = (m.value(OpBitwiseOr, u64, limbs[k], m.value(OpShiftLeftLogical, u64,
+                                                                 limbs[k + 1], c64(32)))
+                   for k in (1, 3, 5))
+        fh = m.value(OpBitwiseOr, u64, m.value(OpShiftRightLogical, u64, B, sh),
+                     m.value(OpShiftLeftLogical, u64, C, back))
+        fl = m.value(OpBitwiseOr, u64, m.value(OpShiftRightLogical, u64, A, sh),
+                     m.value(OpShiftLeftLogical, u64, B, back))
+        n = m.value(OpShiftRightLogical, u64, C, sh)
+        # f >= 1/2: n + 1 and |f - 1| = 2^128 - f as a 128-bit integer (gh, gl)
+        up = m.value(OpSLessThan, b, m.value(OpBitcast, i64, fh), i64c(0))
+        n = m.value(OpIAdd, u64, n, m.value(OpSelect, u64, up, c64(1), c64(0)))
+        gl = m.value(OpSelect, u64, up, m.value(OpISub, u64, c64(0), fl), fl)
+        borrow = m.value(OpSelect, u64, m.value(OpIEqual, b, fl, c64(0)), c64(1), c64(0))
+        gh = m.value(OpSelect, u64, up, m.value(OpIAdd, u64, m.value(OpNot, u64, fh), borrow),
+                     fh)
+        # |f| = d1 + d2 + d3 exactly (each converted exactly), then th + tl (fast two-sum)
+        d1 = m.value(OpConvertUToF, f64, m.value(OpShiftRightLogical, u64, gh, c64(11)))
+        d2 = m.value(OpConvertUToF, f64, m.value(OpBitwiseOr, u64, m.value(
+            OpShiftLeftLogical, u64, m.value(OpBitwiseAnd, u64, gh, c64(0x7FF)), c64(42)),
+            m.value(OpShiftRightLogical, u64, gl, c64(22))))
+        d3 = m.value(OpConvertUToF, f64, m.value(OpBitwiseAnd, u64, gl, c64(0x3FFFFF)))
+        d1, d2, d3 = (fop(OpFMul, d, f64c(2.0 ** -e)) for d, e in ((d1, 53), (d2, 106),
+                                                                    (d3, 128)))
+        th = fop(OpFAdd, d1, d2)
+        tl = fop(OpFAdd, fop(OpFAdd, fop(OpFSub, d1, th), d2), d3)
+        # (th + tl) * (P1 + P2), pi/2 = P1 + P2
+        p1, p2 = f64c(float(np.pi / 2)), f64c(_PI_HALF_TAIL)
+        rh = fop(OpFMul, th, p1)
+        err = spirv_math.Translator(self).exact_product_error(th, p1, rh)
+        rl = fop(OpFAdd, err, fop(OpFAdd, fop(OpFMul, tl, p1), fop(OpFMul, th, p2)))
+        hi = fop(OpFAdd, rh, rl)
+        lo = fop(OpFAdd, fop(OpFSub, rh, hi), rl)
+        # r = -|f| pi/2 for f - 1; x < 0: -(n + f)
+        neg = m.value(OpSLessThan, b, m.value(OpBitcast, i64, bits), i64c(0))
+        flip = m.value(OpLogicalNotEqual, b, up, neg)
+        hi = m.value(OpSelect, f64, flip, m.value(OpFNegate, f64, hi), hi)
+        lo = m.value(OpSelect, f64, flip, m.value(OpFNegate, f64, lo), lo)
         n = m.value(OpSelect, u64, neg, m.value(OpISub, u64, c64(0), n), n)
-        return total, lo, n
+        return hi, lo, n
 
     def _two_over_pi(self) -> int:
         """The Private array of 2/pi's 32-bit words (word 0 the integer part), once."""
