@@ -21,6 +21,9 @@ def render(kernel: Kernel, language: str) -> str:
     if language == "cuda":
         from .cuda import CUDARenderer
         return CUDARenderer().render(kernel)
+    if language == "hip":
+        from .hip import HIPRenderer
+        return HIPRenderer().render(kernel)
     if language == "spirv":
         from .spirv import render as render_spirv
         return render_spirv(kernel)

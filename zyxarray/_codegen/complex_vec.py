@@ -80,7 +80,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["NAMES", "fn_name", "source"]
 
@@ -493,8 +493,19 @@ def _make(text: str, make: str) -> str:
         i = k
 
 
-def _render(name: str, part: str, vec: str, make: str, prefix: str) -> str:
+#: the math library names the helpers call (each overloaded for float and double)
+LIBM: frozenset[str] = frozenset({
+    "exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asinh",
+    "atan2", "hypot", "fabs", "copysign", "rint", "fmax", "fmin", "isnan", "isinf", "isfinite",
+    "signbit", "fma"})
+_LIBM_CALL = re.compile(r"\b(" + "|".join(sorted(LIBM)) + r")\s*\(")
+
+
+def _render(name: str, part: str, vec: str, make: str, prefix: str,
+            libm: Callable[[str, str], str] | None = None) -> str:
     ret, params, body = _DEFS[name]
+    if libm is not None:
+        body = _LIBM_CALL.sub(lambda m: libm(m.group(1), part) + "(", body)
     lines = "\n".join("  " + line for line in body.splitlines())
     text = f"{prefix} {ret} {fn_name(name, part)}({params}) {{\n{lines}\n}}"
     text = _CALL.sub(lambda m: fn_name(m.group(1), part), text)
@@ -507,12 +518,15 @@ def _render(name: str, part: str, vec: str, make: str, prefix: str) -> str:
     return _make(text, make)
 
 
-def source(names: Iterable[str], part: str, *, vec: str, make: str, prefix: str) -> str:
+def source(names: Iterable[str], part: str, *, vec: str, make: str, prefix: str,
+           libm: Callable[[str, str], str] | None = None) -> str:
     """C text defining the helpers ``names`` and their dependencies, each once, callees first.
 
     ``part`` is the component type ("float" or "double"), ``vec`` the two-component vector
     type, ``make`` a ``str.format`` pattern building a vector from ``{0}`` (real) and ``{1}``
     (imaginary), ``prefix`` what precedes each definition (``inline``, ``__device__ inline``).
+    ``libm(name, part)``, when given, names the function called for each math library name
+    in ``LIBM`` (a dialect without a math library calls its own functions).
     """
     if part not in _PARTS:
         raise ValueError(f"part must be 'float' or 'double', not {part!r}")
@@ -531,4 +545,4 @@ def source(names: Iterable[str], part: str, *, vec: str, make: str, prefix: str)
         if name not in NAMES:
             raise ValueError(f"no complex helper {name!r}")
         visit(name)
-    return "\n\n".join(_render(n, part, vec, make, prefix) for n in order) + "\n"
+    return "\n\n".join(_render(n, part, vec, make, prefix, libm) for n in order) + "\n"

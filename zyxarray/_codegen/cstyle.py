@@ -19,6 +19,8 @@ only when an instruction needs them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -240,6 +242,7 @@ class CStyleRenderer:
     use_c_math = True             # our vectorizable exp/log/... (CPU); else the builtins
     checked_pow = False           # float pow through a helper with C99's (-inf)**b cases
     float_header = "#include <float.h>"   # where FLT_MAX and DBL_MAX come from
+    c_math_options: dict[str, Any] = {}   # keywords of c_math.preamble (prefix, far_trig)
 
     def __init__(self) -> None:
         self._helpers: dict[str, str] = {}
@@ -352,11 +355,15 @@ class CStyleRenderer:
         from . import complex_vec
         out = []
         for part, names in sorted(self._complex_fns.items()):
-            vec = "float2" if part == "float" else "double2"
+            vec = self.types["complex64" if part == "float" else "complex128"]
             make = self.vector_make.replace("{vec}", vec)
             out.append(complex_vec.source(sorted(names), part, vec=vec, make=make,
-                                          prefix=self.fn_prefix))
+                                          prefix=self.fn_prefix, libm=self.complex_libm))
         return out
+
+    #: ``complex_vec``'s ``libm`` hook: the function each math library name calls (None: the
+    #: dialect's own overloaded builtins)
+    complex_libm: Callable[[str, str], str] | None = None
 
     def fsuffix(self, dtype: np.dtype) -> str:
         """The suffix of C's float32 math functions (``expf``); OpenCL's are overloaded."""
@@ -578,13 +585,14 @@ class CStyleRenderer:
         self._helpers, self._math, self._uses_complex = {}, set(), False
         self._complex_fns, self._shared = {}, []
         body = self._body(kernel)
+        complex_source = self._complex_source()   # (may need math functions too)
         head = list(self.headers)
         if self._uses_complex:
             head += self.complex_headers
         if self._math and c_math is not None:
-            head.append(c_math.preamble(sorted(self._math)))
+            head.append(c_math.preamble(sorted(self._math), **self.c_math_options))
         head += list(self._helpers.values())
-        head += self._complex_source()
+        head += complex_source
         shared = ["  " + line for line in self._shared]
         return "\n".join(head + [""] + self.signature(kernel) + shared + body + ["}", ""])
 

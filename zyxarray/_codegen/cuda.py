@@ -1,4 +1,5 @@
-"""The CUDA C++ dialect for ``cuda:N`` devices (compiled by NVRTC at run time).
+"""The CUDA C++ dialect for ``cuda:N`` devices (compiled by NVRTC at run time), and the base
+it shares with the HIP dialect (``hip.py``).
 
 Layer: ``_codegen``. Imports the C-family base only.
 
@@ -20,8 +21,6 @@ import numpy as np
 from .cstyle import CStyleRenderer, stored
 from .ir import Instr, Kernel, Op, identity
 
-WARP = 32
-
 KERNEL_NAME = "zx_kernel"
 
 PREAMBLE = """#ifndef INFINITY
@@ -38,20 +37,31 @@ PREAMBLE = """#ifndef INFINITY
 #endif"""
 
 
-class CUDARenderer(CStyleRenderer):
-    language = "cuda"
+class CudaFamilyRenderer(CStyleRenderer):
+    """What the CUDA and HIP dialects share: ``extern "C" __global__`` kernels with
+    ``__launch_bounds__``, buffers as ``__restrict__`` pointers, ints as ``long long`` and
+    floats as ``double`` arguments, ``__shared__`` arrays, complex numbers as two-component
+    vectors, and whole-group reductions through shuffles within a warp (wavefront) of
+    ``kernel.meta["subgroup"]`` lanes (``default_warp`` when the device did not say; with
+    neither, the work-group memory tree).
+
+    A dialect sets the types and headers and says how to spell a work item's ids, the barrier
+    and the xor shuffle (``special``, ``barrier``, ``shuffle_xor``)."""
+
     types = dict(CStyleRenderer.types, bool="bool", int8="signed char", int16="short",
                  int32="int", int64="long long", uint8="unsigned char", uint16="unsigned short",
                  uint32="unsigned int", uint64="unsigned long long", complex64="float2",
                  complex128="double2")
-    headers = (PREAMBLE,)
     restrict = "__restrict__"
     fn_prefix = "__device__ inline"
     bitmask_select = False
     vector_complex = True
-    vector_make = "make_{vec}({0}, {1})"
-    use_c_math = False
     float_header = ""
+    default_warp: int | None = 32
+
+    def render(self, kernel: Kernel) -> str:
+        self._warp = int(kernel.meta.get("subgroup") or self.default_warp or 0)
+        return super().render(kernel)
 
     def signature(self, kernel: Kernel) -> list[str]:
         args = []
@@ -74,40 +84,58 @@ class CUDARenderer(CStyleRenderer):
     def float_arg(self, index: int) -> str:
         return f"f{index}"
 
-    def special(self, name: str) -> str:
-        return {"group_id": "blockIdx.x", "local_id": "threadIdx.x"}[name]
-
     def shared_array(self, ctype: str, name: str, size: int) -> str:
         return f"__shared__ {ctype} {name}[{size}];"
 
-    def barrier(self) -> str:
-        return "__syncthreads();"
+    def shuffle_xor(self, var: str, mask: str, local: str) -> str:
+        """``var`` of the lane whose index differs from this one's in the bits ``mask``
+        (``local`` is this work item's local id; warps are consecutive local ids)."""
+        raise NotImplementedError
 
     def group_reduce(self, v: str, x: Instr, value: str, local: str) -> list[str]:
-        """Whole-group combines (stride 1) of real values go through warp shuffles: each
-        warp combines its 32 values, then the first warp combines the warps' results."""
+        """Whole-group combines (stride 1) of real values go through shuffles: each warp
+        combines its values, then the first warp combines the warps' results."""
         combine, size, stride = x.arg
-        if stride != 1 or size < WARP or size > WARP * WARP or x.dtype.kind == "c":  # type: ignore[union-attr]
+        warp = self._warp
+        if not warp or stride != 1 or size < warp or size > warp * warp or size % warp or \
+                x.dtype.kind == "c":  # type: ignore[union-attr]
             return super().group_reduce(v, x, value, local)
         t = self.ctype(x.dtype)  # type: ignore[arg-type]
         acc = Instr(Op.ACC, x.dtype, (), (combine, 1))
         mem = f"zx_shared_{v}"
-        self._shared.append(self.shared_array(t, mem, WARP))
+        self._shared.append(self.shared_array(t, mem, warp))
 
         def warp_combine(var: str) -> list[str]:
-            return [f"for (int o = {WARP // 2}; o > 0; o >>= 1) {{",
-                    f"  const {t} c = __shfl_xor_sync(0xffffffffu, {var}, o);",
+            return [f"for (int o = {warp // 2}; o > 0; o >>= 1) {{",
+                    f"  const {t} c = {self.shuffle_xor(var, 'o', local)};",
                     f"  {var} = {self._combine(acc, var, 'c')};", "}"]
 
-        warps = size // WARP
+        warps = size // warp
+        shift = warp.bit_length() - 1
         neutral = self.literal(identity(Op(combine), x.dtype), x.dtype)  # type: ignore[arg-type]
         lines = [f"{t} {v}_w = {value};", *warp_combine(f"{v}_w"),
-                 f"if (({local} & {WARP - 1}) == 0) {mem}[{local} >> 5] = {v}_w;",
+                 f"if (({local} & {warp - 1}) == 0) {mem}[{local} >> {shift}] = {v}_w;",
                  self.barrier(),
-                 f"if ({local} < {WARP}) {{",
+                 f"if ({local} < {warp}) {{",
                  f"  {t} {v}_g = {local} < {warps} ? {mem}[{local}] : {neutral};",
                  *("  " + line for line in warp_combine(f"{v}_g")),
                  f"  if ({local} == 0) {mem}[0] = {v}_g;",
                  "}", self.barrier(),
                  f"const {t} {v} = {mem}[0];"]
         return lines
+
+
+class CUDARenderer(CudaFamilyRenderer):
+    language = "cuda"
+    headers = (PREAMBLE,)
+    vector_make = "make_{vec}({0}, {1})"
+    use_c_math = False
+
+    def special(self, name: str) -> str:
+        return {"group_id": "blockIdx.x", "local_id": "threadIdx.x"}[name]
+
+    def barrier(self) -> str:
+        return "__syncthreads();"
+
+    def shuffle_xor(self, var: str, mask: str, local: str) -> str:
+        return f"__shfl_xor_sync(0xffffffffu, {var}, {mask})"
