@@ -42,6 +42,7 @@ settings.load_profile("zyxarray")
 
 _own_cache_dir: str | None = None
 _cuda_check: Any = None
+_hip_check: Any = None
 _spirv_check: Any = None
 
 
@@ -63,6 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if nvcc is not None:
         _cuda_check = cuda_check.CudaCheck(nvcc)
         _cuda_check.install()
+    global _hip_check
+    from tests import hip_check
+    tools = hip_check.enabled()
+    if tools is not None:
+        _hip_check = hip_check.HipCheck(*tools)
+        _hip_check.install()
     global _spirv_check
     from tests import spirv_check
     validator = spirv_check.enabled()
@@ -90,10 +97,10 @@ def pytest_configure_node(node: Any) -> None:      # (xdist: a worker is being s
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Compile-check the CUDA rendering and validate the SPIR-V rendering of every kernel
-    the session built (see cuda_check and spirv_check). Under pytest-xdist each worker
-    hands what it recorded to the controller (a pickle in a shared directory), which checks
-    the union once."""
+    """Compile-check the CUDA and HIP renderings and validate the SPIR-V rendering of every
+    kernel the session built (see cuda_check, hip_check and spirv_check). Under pytest-xdist
+    each worker hands what it recorded to the controller (a pickle in a shared directory),
+    which checks the union once."""
     import glob
     import pickle
     import time
@@ -102,6 +109,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if hasattr(session.config, "workerinput"):
             state = {"spirv": _spirv_check.state() if _spirv_check is not None else None,
                      "cuda": _cuda_check.state() if _cuda_check is not None else None,
+                     "hip": _hip_check.state() if _hip_check is not None else None,
                      "counts": _counts()}
             name = os.path.join(shared, f"{os.getpid()}.pickle")
             with open(name, "wb") as f:
@@ -114,6 +122,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 _spirv_check.merge(state["spirv"])
             if _cuda_check is not None and state["cuda"] is not None:
                 _cuda_check.merge(state["cuda"])
+            if _hip_check is not None and state["hip"] is not None:
+                _hip_check.merge(state["hip"])
             launches, compiles = state["counts"]
             _worker_counts[0] += launches
             for dev, n in compiles.items():
@@ -123,6 +133,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         failures = _spirv_check.check()
         summary = f"{_spirv_check.summary()} (in {time.perf_counter() - start:.0f} s)"
         session.config._zyx_spirv_report = (summary, failures)  # type: ignore
+        if failures:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if _hip_check is not None and _hip_check.sources:
+        start = time.perf_counter()
+        failures = _hip_check.check()
+        session.config._zyx_hip_report = (_hip_check.count(), _hip_check.stats,  # type: ignore
+                                          failures, time.perf_counter() - start)
         if failures:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if _cuda_check is None or not _cuda_check.sources:
@@ -202,6 +219,18 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if spirv is not None:
         text, failures = spirv
         terminalreporter.write_line(f"{text}: {len(failures)} failure(s)")
+        for failure in failures[:5]:
+            terminalreporter.write_line(failure)
+    hip = getattr(terminalreporter.config, "_zyx_hip_report", None)
+    if hip is not None:
+        count, stats, failures, seconds = hip
+        terminalreporter.write_line(
+            f"zyxarray: HIP rendering of {count} kernels compiled with clang for gfx942, "
+            f"gfx90a and gfx1100 (in {seconds:.0f} s): {stats.get('objects', 0)} code "
+            f"objects, at most {stats.get('max_vgprs', 0)} VGPRs, "
+            f"{stats.get('scratch', 0)} using scratch memory, "
+            f"{stats.get('sgpr_spills', 0)} spilling SGPRs; "
+            f"{len(failures)} failure(s)")
         for failure in failures[:5]:
             terminalreporter.write_line(failure)
     report = getattr(terminalreporter.config, "_zyx_cuda_report", None)

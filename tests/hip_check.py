@@ -1,0 +1,189 @@
+"""Compile the HIP rendering of every kernel the test session builds for real AMD targets.
+
+CI has no AMD GPU and no ROCm, but Debian's clang compiles HIP device code for AMD targets
+by itself (HIP kernels include no header and call no device library: see
+``zyxarray/_codegen/hip.py``). While the tests run, every kernel a device compiles is also
+lowered for a HIP device twice: with 64-lane wavefronts (CDNA: compiled for ``gfx942``,
+MI300, and ``gfx90a``, MI200) and with 32-lane ones (RDNA: ``gfx1100``, Radeon RX 7900).
+At the end of the session the distinct sources are compiled in batches (each kernel renamed,
+in its own namespace) with ``clang -x hip -nogpulib -nogpuinc --cuda-device-only -O3``, and
+the code objects' metadata (``llvm-readelf --notes``) is read: a compile error, or a kernel
+that spills VGPRs to scratch memory, fails the run (SGPR spills are counted: see
+``_spills_to_memory``). A kernel whose text is the same for both wavefront widths (no
+whole-group reduction) is compiled once, for all three targets.
+
+Enabled when ``clang-19`` (or ``$ZYXARRAY_HIP_CLANG``) and ``llvm-readelf-19`` are found;
+``ZYXARRAY_HIP_CHECK=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tests.cuda_check import install_recorder
+
+BATCH = 40
+#: (wavefront width, targets compiled with that rendering)
+TARGETS = ((64, ("gfx942", "gfx90a")), (32, ("gfx1100",)))
+HIP_INFO_ARGS = dict(kind="hip", language="hip", style="threads", max_work_group=1024,
+                     local_memory=64 * 1024, simd_lanes=1, compute_units=304)
+FLAGS = ("-x", "hip", "-nogpulib", "-nogpuinc", "--cuda-device-only", "--no-gpu-bundle-output",
+         "-std=c++17", "-O3", "-ffp-contract=off", "-c")
+
+_FIELD = re.compile(r"^\s*-?\s*\.(\w+):\s*(\S+)\s*$")
+
+
+class HipCheck:
+    def __init__(self, clang: str, readelf: str) -> None:
+        from zyxarray._devices.base import DeviceInfo
+        self.clang, self.readelf = clang, readelf
+        self.infos = {w: DeviceInfo(name=f"hip:check{w}", extra={"subgroup": w},
+                                    **HIP_INFO_ARGS)  # type: ignore[arg-type]
+                      for w, _ in TARGETS}
+        #: (key, phase) -> (source for 64-lane wavefronts, source for 32 or None if the same)
+        self.sources: dict[tuple, tuple[str, str | None]] = {}
+        self.errors: list[str] = []
+        self.stats: dict[str, Any] = {}
+
+    def install(self) -> None:
+        install_recorder(self.record)
+
+    def state(self) -> dict:
+        return {"sources": self.sources, "errors": self.errors}
+
+    def merge(self, state: dict) -> None:
+        self.sources.update(state["sources"])
+        self.errors += state["errors"]
+
+    def record(self, c: Any) -> None:
+        from zyxarray._codegen import render
+        from zyxarray._codegen.ir import Op
+        from zyxarray._lazy.lower import canonicalize, lower, phases
+        wide, narrow = (self.infos[w] for w, _ in TARGETS)
+        cc = canonicalize(c.plan, wide)
+        if (cc.key, 0) in self.sources:
+            return
+        try:
+            for phase in range(phases(cc)):
+                k = lower(cc, "kernel", phase)
+                src = render(k, "hip")
+                # the wavefront width matters only to whole-group reductions: other kernels
+                # are the same text for both widths (compiled once, for every target)
+                other = None
+                if any(x.op is Op.GROUP_REDUCE for x in k.instrs):
+                    other = render(lower(canonicalize(c.plan, narrow), "kernel", phase), "hip")
+                self.sources[(cc.key, phase)] = (src, other)
+        except Exception as e:   # a lowering/rendering failure is a renderer bug too
+            self.errors.append(f"HIP rendering failed: {type(e).__name__}: {e}")
+
+    def count(self) -> int:
+        """Renderings recorded (a kernel whose text differs by wavefront counts twice)."""
+        return sum(1 + (other is not None) for _, other in self.sources.values())
+
+    def check(self) -> list[str]:
+        """Compile everything recorded for every target; a list of failures (compile errors
+        and kernels that spill), empty when all is well. ``stats`` gets the register use."""
+        from zyxarray._codegen.hip import PRELUDE
+        failures = list(self.errors)
+        (wide, wide_archs), (narrow, narrow_archs) = TARGETS
+        entries = [self.sources[k] for k in sorted(self.sources, key=repr)]
+        groups = [(f"{wide}/{narrow}", wide_archs + narrow_archs,
+                   [a for a, b in entries if b is None]),
+                  (str(wide), wide_archs, [a for a, b in entries if b is not None]),
+                  (str(narrow), narrow_archs, [b for _, b in entries if b is not None])]
+        jobs = [(wave, archs, sources[i:i + BATCH], i) for wave, archs, sources in groups
+                for i in range(0, len(sources), BATCH)]
+        kernels: list[dict[str, Any]] = []
+        with tempfile.TemporaryDirectory() as tmp:
+            def compile_batch(job: tuple) -> tuple[str | None, list[dict[str, Any]]]:
+                wave, archs, batch, start = job
+                parts = [PRELUDE]
+                for i, src in enumerate(batch):
+                    body = re.sub(r"\bzx_kernel\b", f"zx_kernel_{start + i}",
+                                  src.replace(PRELUDE, "", 1))
+                    parts.append(f"namespace k{start + i} {{\n{body}\n}}")
+                d = os.path.join(tmp, f"w{wave.replace('/', '_')}_{start}")
+                os.mkdir(d)
+                path = os.path.join(d, "batch.hip")
+                with open(path, "w") as f:
+                    f.write("\n".join(parts))
+                cmd = [self.clang, *FLAGS, *(f"--offload-arch={a}" for a in archs), path]
+                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=d)
+                if proc.returncode != 0:
+                    return (f"clang rejected the HIP rendering of kernels {start}.."
+                            f"{start + len(batch) - 1} (wavefront {wave}, {', '.join(archs)}):"
+                            f"\n{proc.stderr[-4000:]}"), []
+                found = []
+                for obj in sorted(glob.glob(os.path.join(d, "*.out"))):
+                    notes = subprocess.run([self.readelf, "--notes", obj], capture_output=True,
+                                           text=True).stdout
+                    arch = obj.rsplit("-", 1)[-1].removesuffix(".out")
+                    found += [dict(k, arch=arch, source=batch[int(k["name"].rsplit("_", 1)[1])
+                                                             - start])
+                              for k in _kernels(notes)]
+                return None, found
+
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                for failure, found in pool.map(compile_batch, jobs):
+                    if failure:
+                        failures.append(failure)
+                    kernels += found
+        for k in kernels:
+            why = _spills_to_memory(k)
+            if why:
+                failures.append(f"a kernel {why} on {k['arch']}:\n{k['source'][-3000:]}")
+        self.stats = {
+            "objects": len(kernels),
+            "max_vgprs": max((int(k.get("vgpr_count", 0)) for k in kernels), default=0),
+            "scratch": sum(1 for k in kernels if int(k.get("private_segment_fixed_size", 0))),
+            "sgpr_spills": sum(1 for k in kernels if int(k.get("sgpr_spill_count", 0))),
+        }
+        return failures
+
+
+def _spills_to_memory(k: dict[str, str]) -> str:
+    """Why kernel ``k`` (its metadata) fails the check: VGPR spills, which always go to scratch
+    memory. "" when it does not.
+
+    SGPR spills are counted, not failed (``stats``): an SGPR spills into a lane of a VGPR
+    (``v_writelane``, no memory traffic) while VGPR lanes are free. They come from kernels
+    with dozens of 64-bit shape and stride arguments, all wave-uniform and so all in SGPRs,
+    and from the 64-bit index divisions of concatenated or padded views; a handful of the
+    test corpus's largest kernels also use some scratch memory then (reported)."""
+    vgpr = int(k.get("vgpr_spill_count", 0))
+    if vgpr:
+        return f"spills {vgpr} VGPRs to scratch memory ({k.get('vgpr_count')} VGPRs)"
+    return ""
+
+
+def _kernels(notes: str) -> list[dict[str, str]]:
+    """The kernels' fields (``name``, ``vgpr_count``, ``vgpr_spill_count``, ...) from
+    ``llvm-readelf --notes`` of an AMDGPU code object."""
+    out: list[dict[str, str]] = []
+    current: dict[str, str] | None = None
+    for line in notes.splitlines():
+        if line.startswith("  - .") or line.startswith("  - .agpr_count"):
+            current = {}
+            out.append(current)
+        m = _FIELD.match(line)
+        if m and current is not None and line.startswith(("  - .", "    .")):
+            current[m.group(1)] = m.group(2)
+    return [k for k in out if "name" in k]
+
+
+def enabled() -> tuple[str, str] | None:
+    """(clang, llvm-readelf) to use, or None when the check is off or impossible."""
+    if os.environ.get("ZYXARRAY_HIP_CHECK", "1") == "0":
+        return None
+    clang = os.environ.get("ZYXARRAY_HIP_CLANG") or shutil.which("clang-19")
+    readelf = shutil.which("llvm-readelf-19") or shutil.which("llvm-readelf")
+    if not clang or not readelf:
+        return None
+    return clang, readelf
