@@ -5,6 +5,7 @@
 #
 #   bash bench/gpu_machine.sh test    # backend tests on cuda:0, NVIDIA's OpenCL and Vulkan
 #   bash bench/gpu_machine.sh bench   # bench/gpu.py on cuda:0, NVIDIA's OpenCL and Vulkan
+#   bash bench/gpu_machine.sh hip     # the HIP dialect through NVRTC on cuda:0: tests, bench
 #   bash bench/gpu_machine.sh all
 # Results go to $OUT (or ./gpu-results) as logs and JSON.
 set -u
@@ -52,4 +53,16 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   if [ -n "$vk" ]; then
     timeout 200 $PY bench/gpu.py --device "$vk" --json "$out/bench-vulkan.json" 2>&1 | tee "$out/bench-vulkan.txt"
   fi
+fi
+if [ "$what" = hip ]; then
+  # issue 16: the HIP kernels' numerics on real hardware. ZYXARRAY_CUDA_DIALECT=hip renders
+  # cuda:0's kernels in the HIP dialect (its prelude's NVIDIA branch maps the few HIP names to
+  # CUDA's); NVRTC compiles them and the backend suite checks them against NumPy and the
+  # reference device, as it checks every device.
+  ZYXARRAY_CUDA_DIALECT=hip ZYXARRAY_TEST_DEVICES=cuda:0 ZYXARRAY_CUDA_CHECK=0 ZYXARRAY_HIP_CHECK=0 \
+    timeout ${TEST_TIMEOUT:-420} $PY -m pytest -q -p no:cacheprovider --maxfail=30 -rf tests \
+    > "$out/tests-hip.log" 2>&1
+  echo "tests on cuda:0 in the HIP dialect: exit $?"; tail -40 "$out/tests-hip.log"
+  ZYXARRAY_CUDA_DIALECT=hip timeout 200 $PY bench/gpu.py --device cuda:0 \
+    --json "$out/bench-hip.json" 2>&1 | tee "$out/bench-hip.txt"
 fi

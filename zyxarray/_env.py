@@ -35,8 +35,12 @@ OPENCL_OPTIONS = "ZYXARRAY_OPENCL_OPTIONS"
 #: ``_lazy/tune.py``; the choices are kept on disk and used by later processes either way).
 TUNE = "ZYXARRAY_TUNE"
 
+#: ``hip`` renders the kernels of ``cuda:N`` devices in the HIP dialect (compiled by NVRTC
+#: through the HIP prelude's NVIDIA branch): how the HIP kernels are checked on NVIDIA GPUs.
+CUDA_DIALECT = "ZYXARRAY_CUDA_DIALECT"
+
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE)
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT)
 
 
 def get(name: str, default: str | None = None) -> str | None:

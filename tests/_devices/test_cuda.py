@@ -1,4 +1,5 @@
-"""The cuda:N devices (CuPy): discovery never fails, nvcc compile checks work without a GPU,
+"""The cuda:N and hip:N devices (CuPy): discovery never fails and names both kinds, a ROCm
+build of CuPy gives hip:N devices in the HIP dialect, nvcc compile checks work without a GPU,
 and, on a machine with a GPU, the runtime contract: device info, memory and copies, launches,
 compile errors, the disk cache, events and CuPy interop."""
 
@@ -74,16 +75,18 @@ def test_discovery_without_a_gpu_gives_a_reason() -> None:
         pytest.skip("this machine has a CUDA device")
     devices, reasons = cuda.discover()
     assert devices == []
-    assert reasons and all(r.startswith("cuda") for r in reasons)
+    assert any(r.startswith("cuda") for r in reasons) and any(r.startswith("hip")
+                                                              for r in reasons)
     assert any(r.startswith("cuda") for r in registry.skipped())
+    assert any(r.startswith("hip") for r in registry.skipped())
 
 
 def test_discovery_without_cupy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cuda, "_cupy", None)
     monkeypatch.setitem(sys.modules, "cupy", None)   # makes ``import cupy`` fail
     devices, reasons = cuda.discover()
-    assert devices == [] and len(reasons) == 1
-    assert "CuPy is not available" in reasons[0]
+    assert devices == [] and [r.split(":")[0] for r in reasons] == ["cuda", "hip"]
+    assert all("CuPy is not available" in r for r in reasons)
 
 
 @pytest.mark.parametrize("count", [0, RuntimeError("cudaErrorNoDevice: no CUDA-capable device")])
@@ -95,10 +98,78 @@ def test_discovery_with_no_devices_or_a_driver_error(monkeypatch: pytest.MonkeyP
         return count
 
     monkeypatch.setattr(cuda, "_import_cupy", lambda: None)
+    monkeypatch.setattr(cuda, "_hip", False)
     monkeypatch.setattr(cuda, "_runtime", SimpleNamespace(getDeviceCount=device_count))
     devices, reasons = cuda.discover()
-    assert devices == [] and len(reasons) == 1 and reasons[0].startswith("cuda: ")
-    assert ("no devices" in reasons[0]) if count == 0 else ("cudaErrorNoDevice" in reasons[0])
+    assert devices == [] and len(reasons) == 2
+    assert reasons[0].startswith("hip: ") and "built for CUDA" in reasons[0]
+    assert reasons[1].startswith("cuda: ")
+    assert ("no devices" in reasons[1]) if count == 0 else ("cudaErrorNoDevice" in reasons[1])
+
+
+class _FakeROCmCuPy:
+    """What CuPy's ROCm build shows the runtime: HIP's device properties through
+    ``cupy.cuda.runtime``, hiprtc behind ``cupy.cuda.nvrtc``."""
+
+    def __init__(self) -> None:
+        props = {"name": b"AMD Instinct MI300X", "gcnArchName": b"gfx942:sramecc+:xnack-",
+                 "major": 9, "minor": 4, "totalGlobalMem": 192 << 30,
+                 "multiProcessorCount": 304, "warpSize": 64, "maxThreadsPerBlock": 1024,
+                 "sharedMemPerBlock": 64 << 10, "maxGridSize": (2**31 - 1, 65535, 65535)}
+        class Ctx:
+            def __init__(self, *a: Any, **k: Any) -> None:
+                self.ptr = 0
+
+            def __enter__(self) -> None:
+                return None
+
+            def __exit__(self, *a: Any) -> None:
+                return None
+
+        self.runtime = SimpleNamespace(is_hip=True, getDeviceCount=lambda: 1,
+                                       getDeviceProperties=lambda i: props,
+                                       driverGetVersion=lambda: 60342134,
+                                       runtimeGetVersion=lambda: 60342134)
+        self.module = SimpleNamespace(
+            __version__="14.0.0",
+            cuda=SimpleNamespace(Device=Ctx, Stream=Ctx,
+                                 nvrtc=SimpleNamespace(getVersion=lambda: (6, 3))))
+
+
+def test_a_rocm_build_of_cupy_gives_hip_devices(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeROCmCuPy()
+    monkeypatch.setattr(cuda, "_cupy", fake.module)
+    monkeypatch.setattr(cuda, "_runtime", fake.runtime)
+    monkeypatch.setattr(cuda, "_hip", True)
+    devices, reasons = cuda.discover()
+    assert [d.name for d in devices] == ["hip:0"]
+    assert reasons == ["cuda: the installed CuPy is built for ROCm (HIP); cupy-cuda13x drives "
+                       "cuda devices"]
+    info = devices[0].info
+    assert info.kind == "hip" and info.language == "hip" and info.style == "threads"
+    assert info.extra["subgroup"] == 64 and info.extra["gcn_arch"] == "gfx942:sramecc+:xnack-"
+    assert "gfx942" in info.description and "wavefront 64" in info.description
+    options, signature = devices[0]._compile_setup()
+    assert "--gpu-architecture=gfx942:sramecc+:xnack-" in options
+    assert "-ffp-contract=off" in options and "hiprtc" in signature
+    assert devices[0]._suffix == ".hsaco"
+
+
+def test_the_hip_dialect_on_an_nvidia_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ZYXARRAY_CUDA_DIALECT=hip: a cuda device renders HIP (how its numerics are checked on
+    NVIDIA hardware); anything else than cuda or hip is refused with the variable's name."""
+    fake = _FakeROCmCuPy()
+    fake.runtime.is_hip = False
+    monkeypatch.setattr(cuda, "_cupy", fake.module)
+    monkeypatch.setattr(cuda, "_runtime", fake.runtime)
+    monkeypatch.setattr(cuda, "_hip", False)
+    monkeypatch.setenv(_env.CUDA_DIALECT, "hip")
+    (dev,), _ = cuda.discover()
+    assert dev.name == "cuda:0" and dev.info.language == "hip"
+    assert dev.info.extra["subgroup"] == 64 and "HIP dialect" in dev.info.description
+    monkeypatch.setenv(_env.CUDA_DIALECT, "opencl")
+    devices, reasons = cuda.discover()
+    assert devices == [] and any(_env.CUDA_DIALECT in r for r in reasons)
 
 
 @needs_nvcc
@@ -142,7 +213,8 @@ def gpu() -> Any:
 def test_device_info(gpu: Any) -> None:
     info = gpu.info
     assert info.name == gpu.name == "cuda:0" and info.kind == "cuda"
-    assert info.language == "cuda" and info.style == "threads" and info.simd_lanes == 1
+    assert info.language == (_env.get(_env.CUDA_DIALECT) or "cuda")
+    assert info.style == "threads" and info.simd_lanes == 1
     assert info.float64 and info.float16 and info.complex
     assert info.compute_units >= 1 and info.max_work_group >= 256
     assert info.local_memory >= 16 * 1024

@@ -451,8 +451,8 @@ class Array:
         return shared.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        if hasattr(self.device, "as_cupy"):
-            return (2, self.device.index)    # kDLCUDA
+        if hasattr(self.device, "as_cupy"):   # kDLROCM, kDLCUDA
+            return (10 if self.device.info.kind == "hip" else 2, self.device.index)
         if self.device.info.kind == "opencl":
             return (4, self.device.index)    # kDLOpenCL
         if self.device.info.kind == "vulkan":

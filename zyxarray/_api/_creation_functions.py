@@ -408,8 +408,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
         y = x.to_device(target)
         return asarray(y, copy=True) if copy and y is x else y
     kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
-    if kind == 2:     # kDLCUDA: stays on the GPU
-        return _from_cuda_dlpack(x, device, copy)
+    if kind in (2, 10):     # kDLCUDA, kDLROCM: stays on the GPU
+        return _from_cuda_dlpack(x, device, copy, "hip" if kind == 10 else "cuda")
     host = np.from_dlpack(x)
     dev = _device(device)
     wrap = getattr(dev, "wrap_host", None)
@@ -422,13 +422,13 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = N
     return asarray(np.array(host, copy=True), device=dev)
 
 
-def _from_cuda_dlpack(x: Any, device: Any, copy: builtins.bool | None) -> Array:
-    """A CUDA producer (CuPy, PyTorch...): its memory is shared with the cuda device it lives
-    on (no copy) unless ``copy=True`` or another device is asked for."""
+def _from_cuda_dlpack(x: Any, device: Any, copy: builtins.bool | None, kind: str) -> Array:
+    """A CUDA or ROCm producer (CuPy, PyTorch...): its memory is shared with the cuda (hip)
+    device it lives on (no copy) unless ``copy=True`` or another device is asked for."""
     import cupy
 
     arr = cupy.from_dlpack(x)
-    dev = registry.get(f"cuda:{arr.device.id}")
+    dev = registry.get(f"{kind}:{arr.device.id}")
     if device is not None and registry.get(device) is not dev:
         if copy is False:
             raise BufferError(f"from_dlpack: the data is on {dev.name}; moving it to {device} "

@@ -1,11 +1,23 @@
-"""The ``cuda:N`` devices: CUDA C++ kernels compiled by NVRTC, run through CuPy.
+"""The ``cuda:N`` and ``hip:N`` devices: kernels compiled at run time by NVRTC (NVIDIA) or
+hiprtc (AMD), run through CuPy.
 
 Layer: ``_devices``. Imports nothing above it; receives source text from the caller and reads
 only the argument description of the kernel IR (``name``, ``buffers``, ``n_ints``,
 ``n_floats``, ``meta``). CuPy is imported inside ``discover``: a machine without CuPy, without
 a driver or without GPUs gets no devices and a reason, never an import error.
 
-Launch convention (the renderer guarantees it)::
+One runtime serves both vendors: CuPy's ROCm build has the same Python API as its CUDA build
+(``cupy.cuda.runtime`` is HIP's runtime, ``cupy.cuda.nvrtc`` is hiprtc, ``cupy.cuda.driver``
+launches through ``hipModuleLaunchKernel``, the memory pool, streams and events are HIP's,
+and ``cupy.linalg``/``cupy.fft`` run on hipBLAS, rocSOLVER and rocFFT). ``runtime.is_hip``
+says which build is installed; the devices are then ``hip:N``, rendered in the HIP dialect
+(``_codegen/hip.py``) for the wavefront width the device reports, compiled for its
+``gcnArchName``, and exported through DLPack as kDLROCM. Otherwise they are ``cuda:N``, in the
+CUDA dialect. ``ZYXARRAY_CUDA_DIALECT=hip`` renders the kernels of NVIDIA devices in the HIP
+dialect instead (its prelude maps the few HIP names to CUDA's), which is how the HIP kernels'
+numerics are checked on NVIDIA hardware.
+
+Launch convention (both renderers guarantee it)::
 
     extern "C" __global__ void zx_kernel(const T0* __restrict__ b0, ..., long long i0, ...,
                                          double f0, ...)
@@ -19,12 +31,14 @@ it, so the device's work runs in the order it was queued. ``copy_out`` waits for
 ``ready`` event only, then reads through a second stream, so it does not wait for work queued
 after the buffer's writer. Memory comes from CuPy's memory pool (shared with CuPy's own arrays
 and libraries) through zyxarray's caching ``MemoryPool``. Compiled kernels are cached on disk
-as cubins keyed by the source, the compile options, the compute capability and the NVRTC and
-CuPy versions. NVRTC has no C or C++ standard headers (no <stdint.h>, <math.h>,
-<cuda/std/...>); the math functions are built in, and <cuda_fp16.h>/<cuda_bf16.h> come from
-the CUDA headers found next to CuPy's CUDA (added as include paths).
+as cubins (code objects on AMD) keyed by the source, the compile options, the architecture and
+the compiler and CuPy versions. NVRTC has no C or C++ standard headers (no <stdint.h>,
+<math.h>, <cuda/std/...>); the math functions are built in, and <cuda_fp16.h>/<cuda_bf16.h>
+come from the CUDA headers found next to CuPy's CUDA (added as include paths). HIP kernels
+include nothing and call no device library.
 
-``compile_check`` compiles CUDA source with the local ``nvcc`` (no GPU needed), for CI.
+``compile_check`` compiles CUDA source with the local ``nvcc`` (no GPU needed), for CI; the
+HIP rendering is checked with clang by ``tests/hip_check.py``.
 """
 
 from __future__ import annotations
@@ -48,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _debug
+from .. import _debug, _env
 from .._errors import CompileError, DeviceError
 from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
@@ -60,6 +74,8 @@ NVRTC_OPTIONS = ("-std=c++17", "--fmad=false")
 #: nvcc flags of ``compile_check``: the same language and numerics as NVRTC_OPTIONS.
 CHECK_FLAGS = ("--ptx", "-std=c++17", "--fmad=false")
 CHECK_ARCH = "sm_90"
+#: hiprtc options of every HIP kernel (the architecture is added): no contraction, as above
+HIPRTC_OPTIONS = ("-std=c++17", "-ffp-contract=off", "-O3")
 #: bumped when the cache entry format or the way programs are built changes
 _FORMAT = "zyxarray-cuda-1"
 #: cache entries: magic, the binary's SHA-256 (hex), newline, the binary (cubin or PTX)
@@ -80,16 +96,18 @@ _INT_MAX = 2**31 - 1
 _cupy: Any = None      # the cupy module, set by discover()
 _runtime: Any = None   # cupy.cuda.runtime
 _driver: Any = None    # cupy.cuda.driver
+_hip = False           # CuPy's ROCm build (devices are hip:N)
 
 
 def _import_cupy() -> Any:
-    global _cupy, _runtime, _driver
+    global _cupy, _runtime, _driver, _hip
     if _cupy is None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # CuPy warns about CUDA paths it cannot find
             import cupy
             from cupy.cuda import driver, runtime
         _runtime, _driver = runtime, driver
+        _hip = bool(getattr(runtime, "is_hip", False))
         _cupy = cupy
     return _cupy
 
@@ -245,23 +263,24 @@ class CUDAProgram(Program):
 
 # -- devices --------------------------------------------------------------------------------
 class CUDADevice(Device):
-    """One CUDA GPU, ``cuda:<index>``."""
+    """One GPU through CuPy: ``cuda:<index>`` (NVIDIA) or ``hip:<index>`` (AMD)."""
 
     def __init__(self, index: int) -> None:
         cp = _import_cupy()
         self.index = index
         self._cudevice = cp.cuda.Device(index)
         props = _runtime.getDeviceProperties(index)
-        raw_name = props.get("name", b"CUDA device")
+        raw_name = props.get("name", b"GPU")
         gpu = raw_name.decode(errors="replace") if isinstance(raw_name, bytes) else str(raw_name)
-        major, minor = int(props["major"]), int(props["minor"])
+        major, minor = int(props.get("major", 0)), int(props.get("minor", 0))
         self.compute_capability = major * 10 + minor
         total = int(props["totalGlobalMem"])
-        sms = int(props.get("multiProcessorCount", 1))
+        units = int(props.get("multiProcessorCount", 1))
         grid = props.get("maxGridSize") or (_INT_MAX, 65535, 65535)
+        warp = int(props.get("warpSize", 64 if _hip else 32))
+        kind = "hip" if _hip else "cuda"
         extra = {
-            "compute_capability": f"{major}{minor}",
-            "warp_size": int(props.get("warpSize", 32)),
+            "warp_size": warp,
             "max_grid": int(grid[0]),
             "max_threads_per_sm": int(props.get("maxThreadsPerMultiProcessor", 0)),
             "registers_per_block": int(props.get("regsPerBlock", 0)),
@@ -274,12 +293,29 @@ class CUDADevice(Device):
             "driver_version": _runtime.driverGetVersion(),
             "runtime_version": _runtime.runtimeGetVersion(),
         }
+        if _hip:
+            arch = props.get("gcnArchName", b"")
+            self.arch = (arch.decode(errors="replace") if isinstance(arch, bytes)
+                         else str(arch)) or f"gfx{major}{minor}"
+            extra["gcn_arch"] = self.arch
+            language = "hip"
+            description = (f"{gpu}, {self.arch}, {total / 2**30:.1f} GiB, {units} compute "
+                           f"units, wavefront {warp}")
+        else:
+            self.arch = f"sm_{major}{minor}"
+            extra["compute_capability"] = f"{major}{minor}"
+            language = _env.get(_env.CUDA_DIALECT) or "cuda"
+            if language not in ("cuda", "hip"):
+                raise ValueError(f"{_env.CUDA_DIALECT}={language!r}: 'cuda' or 'hip'")
+            description = (f"{gpu}, compute capability {major}.{minor}, "
+                           f"{total / 2**30:.1f} GiB, {units} SMs"
+                           + (", HIP dialect" if language == "hip" else ""))
+        if language == "hip":      # (the HIP dialect's reductions shuffle within a wavefront)
+            extra["subgroup"] = warp
         self.info = DeviceInfo(
-            name=f"cuda:{index}", kind="cuda", language="cuda",
-            description=(f"{gpu}, compute capability {major}.{minor}, "
-                         f"{total / 2**30:.1f} GiB, {sms} SMs"),
-            float64=True, float16=self.compute_capability >= 53, complex=True,
-            compute_units=sms, max_work_group=int(props.get("maxThreadsPerBlock", 1024)),
+            name=f"{kind}:{index}", kind=kind, language=language, description=description,
+            float64=True, float16=_hip or self.compute_capability >= 53, complex=True,
+            compute_units=units, max_work_group=int(props.get("maxThreadsPerBlock", 1024)),
             local_memory=int(props.get("sharedMemPerBlock", 48 * 1024)), simd_lanes=1,
             style="threads", launch_bounds=True, total_memory=total, extra=extra)
         self.pool = MemoryPool(self.info.name, self._raw_alloc, self._raw_free, total)
@@ -549,8 +585,8 @@ class CUDADevice(Device):
         if not isinstance(array, cp.ndarray):
             raise TypeError(f"wrap_cupy takes a cupy.ndarray, not {type(array).__name__}")
         if array.device.id != self.index:
-            raise ValueError(f"wrap_cupy: the array is on cuda:{array.device.id}, not on "
-                             f"{self.name}")
+            raise ValueError(f"wrap_cupy: the array is on {self.info.kind}:{array.device.id}, "
+                             f"not on {self.name}")
         current = cp.cuda.get_current_stream()
         if not array.flags.c_contiguous:
             with self._cudevice:
@@ -564,26 +600,37 @@ class CUDADevice(Device):
 
     # -- compile --------------------------------------------------------------------------
     def _compile_setup(self) -> tuple[tuple[str, ...], str]:
-        """The NVRTC options (architecture, include directories) and the cache signature."""
+        """The compiler options (architecture, include directories) and the cache
+        signature."""
         if self._options is None or self._signature is None:
             nvrtc = _cupy.cuda.nvrtc
             version = nvrtc.getVersion()
-            try:
-                archs = tuple(int(a) for a in nvrtc.getSupportedArchs())
-            except Exception:
-                archs = ()
-            cc = self.compute_capability
-            if not archs or cc in archs:
-                arch, self._ptx = f"sm_{cc}", False
-            else:   # a GPU newer than NVRTC: PTX for the newest older target, JIT by the driver
-                older = [a for a in archs if a <= cc] or [min(archs)]
-                arch, self._ptx = f"compute_{max(older)}", True
-            options = (*NVRTC_OPTIONS, f"--gpu-architecture={arch}",
-                       *(f"--include-path={d}" for d in _include_dirs()))
+            if _hip:       # (hiprtc: a code object for the device's architecture)
+                options: tuple[str, ...] = (*HIPRTC_OPTIONS, f"--gpu-architecture={self.arch}")
+                self._ptx = True      # (getPTX returns hiprtc's code object)
+                arch = self.arch
+            else:
+                try:
+                    archs = tuple(int(a) for a in nvrtc.getSupportedArchs())
+                except Exception:
+                    archs = ()
+                cc = self.compute_capability
+                if not archs or cc in archs:
+                    arch, self._ptx = f"sm_{cc}", False
+                else:   # a GPU newer than NVRTC: PTX for the newest older target, JIT later
+                    older = [a for a in archs if a <= cc] or [min(archs)]
+                    arch, self._ptx = f"compute_{max(older)}", True
+                options = (*NVRTC_OPTIONS, f"--gpu-architecture={arch}",
+                           *(f"--include-path={d}" for d in _include_dirs()))
             self._options = options
-            self._signature = "\n".join([_FORMAT, f"nvrtc {version}", f"cupy {_cupy.__version__}",
-                                         f"cc {cc}", *options])
+            self._signature = "\n".join([_FORMAT, f"{'hiprtc' if _hip else 'nvrtc'} {version}",
+                                         f"cupy {_cupy.__version__}", f"arch {arch}",
+                                         f"language {self.info.language}", *options])
         return self._options, self._signature
+
+    @property
+    def _suffix(self) -> str:
+        return ".hsaco" if _hip else ".ptx" if self._ptx else ".cubin"
 
     def compile(self, source: str, ir: Any) -> Program:
         name = getattr(ir, "name", None) or KERNEL_NAME
@@ -596,8 +643,7 @@ class CUDADevice(Device):
         if loaded is None:
             binary = self._nvrtc(source, options)
             if cache.enabled():
-                cache.store_bytes("cuda", digest, ".ptx" if self._ptx else ".cubin",
-                                  _wrap_binary(binary))
+                cache.store_bytes("cuda", digest, self._suffix, _wrap_binary(binary))
             loaded = self._load(binary)
         with self._lock:
             self._modules[digest] = loaded
@@ -617,7 +663,7 @@ class CUDADevice(Device):
             return module, module.get_function(KERNEL_NAME)
 
     def _load_cached(self, digest: str) -> tuple[Any, Any] | None:
-        path = cache.lookup("cuda", digest, ".ptx" if self._ptx else ".cubin")
+        path = cache.lookup("cuda", digest, self._suffix)
         if path is None:
             return None
         try:
@@ -634,12 +680,12 @@ class CUDADevice(Device):
             return None
 
     def _command(self, options: tuple[str, ...]) -> str:
-        return "nvrtc " + " ".join(options)
+        return ("hiprtc " if _hip else "nvrtc ") + " ".join(options)
 
     def _nvrtc(self, source: str, options: tuple[str, ...]) -> bytes:
         nvrtc = _cupy.cuda.nvrtc
         t0 = time.perf_counter()
-        prog = nvrtc.createProgram(source, "zx_kernel.cu", (), ())
+        prog = nvrtc.createProgram(source, "zx_kernel.hip" if _hip else "zx_kernel.cu", (), ())
         try:
             self.compiles += 1
             try:
@@ -649,13 +695,14 @@ class CUDADevice(Device):
                     log = nvrtc.getProgramLog(prog)
                 except Exception:
                     log = ""
-                raise CompileError(f"NVRTC rejected a generated kernel for {self.name} ({e})",
+                raise CompileError(f"{'hiprtc' if _hip else 'NVRTC'} rejected a generated "
+                                   f"kernel for {self.name} ({e})",
                                    source, log or str(e), self._command(options),
                                    self.name) from None
             binary = nvrtc.getPTX(prog) if self._ptx else nvrtc.getCUBIN(prog)
         finally:
             nvrtc.destroyProgram(prog)
-        _debug.log("compile", f"{self.name}: NVRTC compiled in "
+        _debug.log("compile", f"{self.name}: {'hiprtc' if _hip else 'NVRTC'} compiled in "
                               f"{1e3 * (time.perf_counter() - t0):.1f} ms")
         return binary
 
@@ -715,24 +762,30 @@ def _include_dirs() -> list[str]:
 
 
 def discover() -> tuple[list[Device], list[str]]:
-    """Every CUDA GPU as ``cuda:N``, or no devices and the reason."""
+    """Every GPU CuPy drives, as ``cuda:N`` (CuPy's CUDA build) or ``hip:N`` (its ROCm
+    build), or no devices; the reasons name both kinds, so that ``python -m zyxarray`` says
+    why there is no ``hip:0`` on an NVIDIA machine and no ``cuda:0`` on an AMD one."""
     try:
         _import_cupy()
     except Exception as e:
-        return [], [f"cuda: CuPy is not available ({type(e).__name__}: {e})"]
+        why = f"CuPy is not available ({type(e).__name__}: {e})"
+        return [], [f"cuda: {why}", f"hip: {why}"]
+    kind, other = ("hip", "cuda") if _hip else ("cuda", "hip")
+    api = "ROCm (HIP)" if _hip else "CUDA"
+    reasons = [f"{other}: the installed CuPy is built for {api}; "
+               f"{'cupy-cuda13x' if _hip else 'CuPy for ROCm'} drives {other} devices"]
     try:
         count = _runtime.getDeviceCount()
     except Exception as e:
-        return [], [f"cuda: no usable CUDA driver ({type(e).__name__}: {e})"]
+        return [], [*reasons, f"{kind}: no usable {api} driver ({type(e).__name__}: {e})"]
     if count == 0:
-        return [], ["cuda: the CUDA driver reports no devices"]
+        return [], [*reasons, f"{kind}: the {api} driver reports no devices"]
     found: list[Device] = []
-    reasons: list[str] = []
     for i in range(count):
         try:
             found.append(CUDADevice(i))
         except Exception as e:
-            reasons.append(f"cuda:{i}: {type(e).__name__}: {e}")
+            reasons.append(f"{kind}:{i}: {type(e).__name__}: {e}")
     return found, reasons
 
 

@@ -19,8 +19,9 @@ from typing import Any
 from .. import _debug, _env
 from .base import Device
 
-#: runtime modules, in the order their devices are listed
-RUNTIMES = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
+#: runtime modules, in the order their devices are listed (``cuda`` is the CuPy runtime: it
+#: gives ``cuda:N`` or ``hip:N`` devices, as CuPy is built for CUDA or ROCm)
+RUNTIMES = ("cuda", "opencl", "vulkan", "cpu", "reference")
 #: runtimes that exist but offer no device yet, and why (``python -m zyxarray`` says so)
 UNDER_CONSTRUCTION: dict[str, str] = {}
 
@@ -59,7 +60,7 @@ def _discover() -> dict[str, Device]:
         devices, reasons = module.discover()
         _skipped.extend(reasons)
         for dev in devices:
-            if dev.name in disabled:
+            if dev.name in disabled or dev.info.kind in disabled:
                 _skipped.append(f"{dev.name}: disabled in {_env.config_path()}")
                 continue
             found[dev.name] = dev

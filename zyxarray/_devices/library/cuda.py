@@ -1,5 +1,6 @@
-"""Library operations resident on ``cuda`` devices: CuPy's cuBLAS, cuSOLVER, cuFFT, sorts and
-scans on views of the device's own buffers (no host round trip).
+"""Library operations resident on ``cuda`` and ``hip`` devices: CuPy's cuBLAS, cuSOLVER, cuFFT
+(hipBLAS, rocSOLVER, rocFFT on ROCm), sorts and scans on views of the device's own buffers
+(no host round trip).
 
 Layer: ``_devices``. Imports nothing above it; CuPy only when a cuda device exists.
 
@@ -11,9 +12,18 @@ that makes the result ready. Ops missing here run on the host with a logged roun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import device_impl
+
+
+def _impl(name: str) -> Callable[[Any], Any]:
+    """Register an implementation for both kinds of CuPy device (CuPy's ROCm build has the
+    same API on hipBLAS, rocSOLVER, rocFFT and hipCUB)."""
+    def register(fn: Any) -> Any:
+        return device_impl("hip", name)(device_impl("cuda", name)(fn))
+    return register
 
 
 def _cp() -> Any:
@@ -29,7 +39,7 @@ def _reporting() -> Any:
     return cupyx.errstate(linalg="raise")
 
 
-@device_impl("cuda", "matmul")
+@_impl("matmul")
 def matmul(a: Any, b: Any, *, out: Any) -> None:
     if out.size == 0:
         return
@@ -41,7 +51,7 @@ def matmul(a: Any, b: Any, *, out: Any) -> None:
 
 
 # (CuPy's sorts are stable whatever ``stable`` asks: a stable sort is a valid unstable one)
-@device_impl("cuda", "sort")
+@_impl("sort")
 def sort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
@@ -52,7 +62,7 @@ def sort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) 
         out[...] = cp.sort(x, axis=axis)
 
 
-@device_impl("cuda", "argsort")
+@_impl("argsort")
 def argsort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
@@ -81,12 +91,12 @@ def _scan(name: str, initial: int, x: Any, out: Any, axis: int, include_initial:
         target[...] = getattr(_cp(), name)(x, axis=axis, dtype=out.dtype)
 
 
-@device_impl("cuda", "cumulative_sum")
+@_impl("cumulative_sum")
 def cumulative_sum(x: Any, *, out: Any, axis: int, include_initial: bool) -> None:
     _scan("cumsum", 0, x, out, axis, include_initial)
 
 
-@device_impl("cuda", "cumulative_prod")
+@_impl("cumulative_prod")
 def cumulative_prod(x: Any, *, out: Any, axis: int, include_initial: bool) -> None:
     _scan("cumprod", 1, x, out, axis, include_initial)
 
@@ -95,14 +105,14 @@ def _fft1(name: str) -> None:
     def run(x: Any, *, out: Any, n: int, axis: int, norm: str) -> None:
         if out.size:
             out[...] = getattr(_cp().fft, name)(x, n=n, axis=axis, norm=norm)
-    device_impl("cuda", name)(run)
+    _impl(name)(run)
 
 
 def _fftn(name: str) -> None:
     def run(x: Any, *, out: Any, s: tuple[int, ...], axes: tuple[int, ...], norm: str) -> None:
         if out.size:
             out[...] = getattr(_cp().fft, name)(x, s=s, axes=axes, norm=norm)
-    device_impl("cuda", name)(run)
+    _impl(name)(run)
 
 
 for _name in ("fft", "ifft", "rfft", "irfft"):
@@ -120,14 +130,14 @@ def _pack(out: Any, *parts: Any) -> None:
         start += p.size
 
 
-@device_impl("cuda", "inv")
+@_impl("inv")
 def inv(x: Any, *, out: Any) -> None:
     if out.size:
         with _reporting():
             out[...] = _cp().linalg.inv(x)
 
 
-@device_impl("cuda", "solve")
+@_impl("solve")
 def solve(a: Any, b: Any, *, out: Any) -> None:
     if out.size:
         cp = _cp()
@@ -139,20 +149,20 @@ def solve(a: Any, b: Any, *, out: Any) -> None:
             out[...] = cp.linalg.solve(a, b)
 
 
-@device_impl("cuda", "det")
+@_impl("det")
 def det(x: Any, *, out: Any) -> None:
     if out.size:
         out[...] = _cp().linalg.det(x)
 
 
-@device_impl("cuda", "slogdet")
+@_impl("slogdet")
 def slogdet(x: Any, *, out: Any) -> None:
     if out.size:
         sign, logabsdet = _cp().linalg.slogdet(x)
         _pack(out, sign, logabsdet)
 
 
-@device_impl("cuda", "cholesky")
+@_impl("cholesky")
 def cholesky(x: Any, *, out: Any, upper: bool) -> None:
     if out.size:
         with _reporting():
@@ -160,7 +170,7 @@ def cholesky(x: Any, *, out: Any, upper: bool) -> None:
         out[...] = low.swapaxes(-1, -2).conj() if upper else low
 
 
-@device_impl("cuda", "eigh")
+@_impl("eigh")
 def eigh(x: Any, *, out: Any) -> None:
     if out.size:
         with _reporting():
@@ -168,14 +178,14 @@ def eigh(x: Any, *, out: Any) -> None:
         _pack(out, w, v)
 
 
-@device_impl("cuda", "eigvalsh")
+@_impl("eigvalsh")
 def eigvalsh(x: Any, *, out: Any) -> None:
     if out.size:
         with _reporting():
             out[...] = _cp().linalg.eigvalsh(x)
 
 
-@device_impl("cuda", "qr")
+@_impl("qr")
 def qr(x: Any, *, out: Any, mode: str) -> None:
     if out.size:
         q, r = _cp().linalg.qr(x, mode=mode)
@@ -190,7 +200,7 @@ def _converged(s: Any) -> None:
         raise np.linalg.LinAlgError("SVD did not converge")
 
 
-@device_impl("cuda", "svd")
+@_impl("svd")
 def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
     if out.size:
         with _reporting():
@@ -199,7 +209,7 @@ def svd(x: Any, *, out: Any, full_matrices: bool) -> None:
         _pack(out, u, s, vh)
 
 
-@device_impl("cuda", "svdvals")
+@_impl("svdvals")
 def svdvals(x: Any, *, out: Any) -> None:
     if out.size:
         with _reporting():
@@ -208,30 +218,30 @@ def svdvals(x: Any, *, out: Any) -> None:
         out[...] = s
 
 
-@device_impl("cuda", "bitcast")
+@_impl("bitcast")
 def bitcast(x: Any, *, out: Any) -> None:
     if out.size:
         out[...] = _cp().ascontiguousarray(x).view(out.dtype).reshape(out.shape)
 
 
 # -- searching and gathering on the device (they were host round trips) ------------------
-@device_impl("cuda", "argmax")
+@_impl("argmax")
 def argmax(x: Any, *, out: Any, axis: int | None, keepdims: bool) -> None:
     out[...] = _cp().argmax(x, axis=axis, keepdims=keepdims)
 
 
-@device_impl("cuda", "argmin")
+@_impl("argmin")
 def argmin(x: Any, *, out: Any, axis: int | None, keepdims: bool) -> None:
     out[...] = _cp().argmin(x, axis=axis, keepdims=keepdims)
 
 
-@device_impl("cuda", "searchsorted")
+@_impl("searchsorted")
 def searchsorted(x1: Any, x2: Any, *sorter: Any, out: Any, side: str) -> None:
     if out.size:
         out[...] = _cp().searchsorted(x1, x2, side=side, sorter=sorter[0] if sorter else None)
 
 
-@device_impl("cuda", "take")
+@_impl("take")
 def take(x: Any, idx: Any, *, out: Any, axis: int) -> None:
     # (the indices were checked against the axis by the call: CuPy's wrapping of negative
     # ones is then NumPy's meaning)
@@ -239,7 +249,7 @@ def take(x: Any, idx: Any, *, out: Any, axis: int) -> None:
         out[...] = _cp().take(x, idx, axis=axis)
 
 
-@device_impl("cuda", "take_along_axis")
+@_impl("take_along_axis")
 def take_along_axis(x: Any, idx: Any, *, out: Any, axis: int) -> None:
     if out.size == 0:
         return
@@ -255,7 +265,7 @@ def take_along_axis(x: Any, idx: Any, *, out: Any, axis: int) -> None:
     out[...] = cp.take_along_axis(cp.broadcast_to(x, tuple(xs)), index, axis=axis)
 
 
-@device_impl("cuda", "getitem")
+@_impl("getitem")
 def getitem(x: Any, *idx: Any, out: Any, template: tuple) -> None:
     from .indexing import _key
     result = x[_key(template, idx)]
@@ -263,12 +273,12 @@ def getitem(x: Any, *idx: Any, out: Any, template: tuple) -> None:
         out[...] = result
 
 
-@device_impl("cuda", "isin")
+@_impl("isin")
 def isin(x1: Any, x2: Any, *, out: Any, invert: bool) -> None:
     if out.size:
         out[...] = _cp().isin(x1, x2, invert=invert)
 
 
-@device_impl("cuda", "einsum")
+@_impl("einsum")
 def einsum(*operands: Any, out: Any, subscripts: str) -> None:
     out[...] = _cp().einsum(subscripts, *operands)
