@@ -52,3 +52,24 @@ def test_array_api_dispatch_matches_numpy(device: str, case: str) -> None:
         got = got.to_device("cpu")
     np.testing.assert_allclose(np.asarray(got, dtype=np.float64), expected, rtol=1e-6,
                                atol=1e-9)
+
+
+def test_library_code_that_creates_arrays_without_a_device_runs_under_a_device_block(
+        device: str) -> None:
+    """``LinearDiscriminantAnalysis(priors=...)`` turns the priors into an array without
+    ``device=``: on a device other than the default that mixes devices (a clear error naming
+    the function), and under ``with xp.Device(device):`` it runs there (issue 17)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA
+
+    priors = np.array([0.2, 0.3, 0.5])
+    expected = LDA(priors=priors).fit(X, Y).predict_proba(X)
+    with sklearn.config_context(array_api_dispatch=True):
+        Xd, Yd = xp.asarray(X, device=device), xp.asarray(Y, device=device)
+        if xp.Device(device) is not xp.__array_namespace_info__().default_device():
+            with pytest.raises(ValueError, match="arrays are on different devices"):
+                LDA(priors=priors).fit(Xd, Yd)
+        with xp.Device(device):
+            got = LDA(priors=priors).fit(Xd, Yd).predict_proba(Xd)
+    assert got.device == xp.Device(device)
+    np.testing.assert_allclose(np.asarray(got.to_device("cpu")), expected, rtol=1e-6,
+                               atol=1e-9)

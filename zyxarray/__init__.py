@@ -114,6 +114,7 @@ from ._api._elementwise_functions import (
     trunc,
 )
 from ._api._indexing_functions import take, take_along_axis
+from ._api._inspection import PublicDevice as Device
 from ._api._inspection import __array_namespace_info__
 from ._api._introspection import Plan, debug, explain
 from ._api._io import (
@@ -423,6 +424,7 @@ newaxis = None
 __all__ = [
     "Array",
     "CompileError",
+    "Device",
     "DeviceError",
     "Plan",
     "ZyxarrayError",
@@ -798,3 +800,9 @@ __all__ += [
     "einsum", "float_", "int_", "intp", "invert", "left_shift", "ndim", "power", "ravel",
     "right_shift", "shape", "single", "size", "transpose", "uintp",
 ]
+
+# every public function refuses arrays on different devices (see _api/_device_checks.py)
+from ._api._device_checks import check_namespace as _check_namespace  # noqa: E402
+
+_check_namespace(globals(), __all__)
+del _check_namespace

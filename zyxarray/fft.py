@@ -27,3 +27,9 @@ __all__ = [
     "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
     "irfft", "irfftn", "rfft", "rfftfreq", "rfftn",
 ]
+
+# every public function refuses arrays on different devices (see _api/_device_checks.py)
+from ._api._device_checks import check_namespace as _check_namespace
+
+_check_namespace(globals(), __all__)
+del _check_namespace

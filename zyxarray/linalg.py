@@ -45,3 +45,9 @@ __all__ = [
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
     "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
+
+# every public function refuses arrays on different devices (see _api/_device_checks.py)
+from ._api._device_checks import check_namespace as _check_namespace
+
+_check_namespace(globals(), __all__)
+del _check_namespace

@@ -21,6 +21,7 @@ from .._devices.base import Device
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
+from ._device_checks import mixed_devices
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -65,9 +66,7 @@ def broadcast_node(node: g.Node, shape: tuple[int, ...]) -> g.Node:
 def device_of(name: str, args: tuple[Any, ...]) -> Device:
     devices = {a.device for a in args if isinstance(a, Array)}
     if len(devices) > 1:
-        raise ValueError(f"{name}: arrays are on different devices "
-                         f"({', '.join(sorted(d.name for d in devices))}); move them with "
-                         "to_device first")
+        raise mixed_devices(name, devices)
     return devices.pop() if devices else registry.default()
 
 

@@ -1,4 +1,5 @@
-"""``__array_namespace_info__``: what each device supports, truthfully.
+"""``__array_namespace_info__``: what each device supports, truthfully; and ``Device``, the
+public name of the devices.
 
 Layer: ``_api``.
 """
@@ -8,8 +9,36 @@ from __future__ import annotations
 from typing import Any
 
 from .._devices import registry
-from .._devices.base import Device
+from .._devices.base import Device as _RuntimeDevice
 from . import _dtypes as dt
+
+Device = _RuntimeDevice     # (annotations below)
+
+
+class _DeviceMeta(type):
+    def __call__(cls, name: Any) -> Any:
+        return registry.get(name)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, _RuntimeDevice)
+
+
+class PublicDevice(metaclass=_DeviceMeta):
+    """``xp.Device("cuda:0")``: the device of that name, the same object ``x.device`` and
+    ``__array_namespace_info__().devices()`` give (``isinstance(x.device, xp.Device)``).
+
+    As a context manager it is the default device of the calling thread for the block:
+    creation functions without ``device=`` (``asarray``, ``zeros``, ``arange``, ...) create
+    there, as under CuPy's ``with cupy.cuda.Device(1):`` or PyTorch's ``with
+    torch.device("cuda"):``, so library code that never passes ``device=`` computes on the
+    device the caller chose::
+
+        with xp.Device("cuda:0"):
+            model.fit(X, y)          # arrays the library creates land on cuda:0
+
+    Blocks nest; other threads keep their own default. ``default_device()`` of
+    ``__array_namespace_info__`` reports the block's device.
+    """
 
 
 class Info:

@@ -13,6 +13,7 @@ from .._devices import library
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
+from ._device_checks import mixed_devices
 from ._elementwise_functions import broadcast_node, broadcast_shapes, check, operands
 
 
@@ -22,6 +23,8 @@ def matmul(x1: Any, x2: Any, /) -> Array:
     b = x2 if isinstance(x2, Array) else None
     if a is None or b is None:
         raise TypeError("matmul: both operands must be arrays")
+    if a.device is not b.device:          # (``a @ b`` comes here without the namespace's check)
+        raise mixed_devices("matmul", {a.device, b.device})
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: operands must have at least one dimension")
     common = dt.result_type_of(a, b, where="matmul")

@@ -233,6 +233,19 @@ class Device:
     def __repr__(self) -> str:
         return f"<zyxarray device {self.info.name}>"
 
+    # -- the default-device context (``with xp.Device("cuda:0"):``) -----------------------
+    def __enter__(self) -> Device:
+        """Make this the default device of the calling thread until the block ends: creation
+        functions without ``device=`` create here (as ``with cupy.cuda.Device(1):`` and
+        ``with torch.device("cuda"):`` do). Blocks nest; other threads are unaffected."""
+        from . import registry
+        registry.push_default(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from . import registry
+        registry.pop_default(self)
+
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> Buffer:
         return Buffer(self, nbytes, self.pool.allocate(nbytes))

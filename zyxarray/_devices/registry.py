@@ -22,6 +22,8 @@ from .base import Device
 #: runtime modules, in the order their devices are listed (``cuda`` is the CuPy runtime: it
 #: gives ``cuda:N`` or ``hip:N`` devices, as CuPy is built for CUDA or ROCm)
 RUNTIMES = ("cuda", "opencl", "vulkan", "cpu", "reference")
+#: every kind of device zyxarray knows (``cuda`` and ``hip`` come from one runtime module)
+KNOWN_KINDS = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
 #: runtimes that exist but offer no device yet, and why (``python -m zyxarray`` says so)
 UNDER_CONSTRUCTION: dict[str, str] = {}
 
@@ -103,15 +105,43 @@ def get(name: str | Device) -> Device:
         return devs[key]
     if ":" not in key and f"{key}:0" in devs:
         return devs[f"{key}:0"]
+    kind = key.split(":")[0]
+    why = [r for r in _skipped if r.split(":")[0].strip().lower() == kind]
+    if why or kind in KNOWN_KINDS:
+        raise ValueError(f"device {name!r} is not available here: "
+                         + ("; ".join(why) if why else f"no {kind} device was found")
+                         + f" (available: {', '.join(devs)})")
     raise ValueError(f"unknown device {name!r}; available: {', '.join(devs)}")
 
 
 _default: Device | None = None
+_context = threading.local()     # .stack: the devices of this thread's ``with device:`` blocks
+
+
+def push_default(device: Device) -> None:
+    """Enter a ``with device:`` block on this thread (``Device.__enter__``)."""
+    stack = getattr(_context, "stack", None)
+    if stack is None:
+        stack = _context.stack = []
+    stack.append(device)
+
+
+def pop_default(device: Device) -> None:
+    """Leave the innermost ``with device:`` block of this thread (``Device.__exit__``)."""
+    stack = getattr(_context, "stack", None)
+    if not stack or stack[-1] is not device:
+        raise RuntimeError(f"leaving a 'with {device.name}:' block that is not the innermost "
+                           "one on this thread")
+    stack.pop()
 
 
 def default() -> Device:
-    """The default device: ZYXARRAY_DEVICE, the config's default_device, else ``cpu`` (the C
-    backend works on any machine with a C compiler), else the first found."""
+    """The default device: the innermost ``with device:`` block of this thread, else
+    ZYXARRAY_DEVICE, the config's default_device, else ``cpu`` (the C backend works on any
+    machine with a C compiler), else the first found."""
+    stack = getattr(_context, "stack", None)
+    if stack:
+        return stack[-1]
     global _default
     if _default is None:
         wanted = _env.get(_env.DEVICE) or load_config().get("default_device")
