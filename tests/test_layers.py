@@ -2,7 +2,7 @@
 
 Every module's imports are parsed with ``ast`` (including imports inside functions, which
 are how a module would sneak an upward dependency past import-time cycles). Foundation
-modules (_env, _debug, _errors) import no layer at all.
+modules (_env, _config, _debug, _errors) import no layer at all.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "zyxarray"
 LAYERS = ("_api", "_lazy", "_codegen", "_devices")        # top to bottom
-FOUNDATION = ("_env", "_debug", "_errors")
+FOUNDATION = ("_env", "_config", "_debug", "_errors")
 
 
 def _module_name(path: Path) -> str:

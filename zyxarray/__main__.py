@@ -3,6 +3,8 @@
 Layer: the top level, beside ``__init__``. Uses the public namespace, and reads the device
 registry, the kernel cache's location and realize's counters; it changes none of them.
 
+``--config`` prints the effective settings of the config file instead (see ``_config``).
+
 Prints the version, every device with its ``DeviceInfo`` description, the runtimes that were
 skipped and why, and the default device. Then it runs a small fused computation on the
 default device (or ``--device``): an elementwise chain and a row softmax of it, shows how
@@ -22,7 +24,7 @@ from typing import Any
 import numpy as np
 
 import zyxarray as xp
-from zyxarray import _env
+from zyxarray import _config
 from zyxarray._devices import cache, registry
 from zyxarray._devices.base import Device
 from zyxarray._lazy import realize as _realize
@@ -92,9 +94,22 @@ def _report_devices() -> Device:
         print(f"  {reason}")
     default = registry.default()
     print(f"default device: {default.name}")
-    where = _env.cache_dir() if cache.enabled() else f"off ({_env.DISK_CACHE}=0)"
+    where = cache.root() if cache.enabled() else \
+        f"off ({_config.current().sources['disk_cache']})"
     print(f"kernel cache on disk: {where}")
     return default
+
+
+def _print_config() -> int:
+    """``--config``: every setting of the config schema with its value and source. Exit
+    status 1 when the file has problems (each is printed)."""
+    cfg = _config.read()
+    print(f"config file: {cfg.path}")
+    for key, value in cfg.values.items():
+        print(f"  {key:<16} {value!r:<40} ({cfg.sources[key]})")
+    for problem in cfg.problems:
+        print(f"problem: {problem}")
+    return 1 if cfg.problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,7 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         "\n")[0].strip("`: "))
     parser.add_argument("--device", help="run the check on this device instead of the default "
                                          "(e.g. cpu, reference)")
+    parser.add_argument("--config", action="store_true",
+                        help="print the effective settings, where each came from (default, "
+                             "the config file, the environment) and the file's problems")
     args = parser.parse_args(argv)
+    if args.config:
+        return _print_config()
 
     default = _report_devices()
     try:

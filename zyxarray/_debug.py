@@ -1,6 +1,7 @@
-"""Named debug topics, switched on by ZYXARRAY_DEBUG or the ``debug()`` context manager.
+"""Named debug topics, switched on by ZYXARRAY_DEBUG, the config file's ``debug`` list or the
+``debug()`` context manager.
 
-Foundation module: importable from every layer; imports only ``zyxarray._env``.
+Foundation module: importable from every layer; imports only ``zyxarray._config``.
 
     ZYXARRAY_DEBUG=schedule,source python script.py
     with zyxarray.debug("compile", "launch"): ...
@@ -12,10 +13,9 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from . import _env
+from . import _config
 
-TOPICS = ("devices", "graph", "schedule", "ir", "source", "compile", "launch", "memory", "tune",
-          "profile")
+TOPICS = _config.DEBUG_TOPICS
 
 _active: set[str] = set()
 
@@ -33,7 +33,7 @@ def _parse(spec: str | None) -> set[str]:
     return names & set(TOPICS)
 
 
-_active |= _parse(_env.get(_env.DEBUG))
+_active |= set(_config.get("debug"))     # (ZYXARRAY_DEBUG, else the config file's list)
 
 
 def enabled(topic: str) -> bool:

@@ -3,20 +3,17 @@
 Layer: ``_devices``. Imports each runtime module; a runtime whose driver or package is
 missing contributes no devices and a logged reason, never an import error.
 
-The JSON config file (``ZYXARRAY_CONFIG`` or the user config directory) may say::
-
-    {"disabled": ["opencl", "cuda:1"], "default_device": "cpu"}
+The JSON config file (``_config.py``: its schema and validation) says which kinds and device
+ids to use or skip, the default device and per-device memory limits (the pools' capacity).
 """
 
 from __future__ import annotations
 
 import importlib
-import json
 import threading
 import warnings
-from typing import Any
 
-from .. import _debug, _env
+from .. import _config, _debug
 from .base import Device
 
 #: runtime modules, in the order their devices are listed (``cuda`` is the CuPy runtime: it
@@ -32,25 +29,16 @@ _devices: dict[str, Device] | None = None
 _skipped: list[str] = []
 
 
-def load_config() -> dict[str, Any]:
-    path = _env.config_path()
-    if not path.exists():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError) as e:
-        warnings.warn(f"zyxarray: ignoring unreadable config file {path}: {e}", stacklevel=2)
-        return {}
-
-
 def _discover() -> dict[str, Device]:
-    config = load_config()
-    disabled = set(config.get("disabled", []))
+    config = _config.current()
+    disabled = set(config.get("disabled"))
+    ids = config.get("devices")
+    limits = config.get("memory_limit")
+    where = config.sources["disabled"].removeprefix("file ")
     found: dict[str, Device] = {}
     for kind in RUNTIMES:
         if kind in disabled:
-            _skipped.append(f"{kind}: disabled in {_env.config_path()}")
+            _skipped.append(f"{kind}: disabled in {where}")
             continue
         try:
             module = importlib.import_module(f"{__package__}.{kind}")
@@ -63,8 +51,16 @@ def _discover() -> dict[str, Device]:
         _skipped.extend(reasons)
         for dev in devices:
             if dev.name in disabled or dev.info.kind in disabled:
-                _skipped.append(f"{dev.name}: disabled in {_env.config_path()}")
+                _skipped.append(f"{dev.name}: disabled in {where}")
                 continue
+            kind_ids = ids.get(dev.info.kind)
+            if kind_ids is not None and getattr(dev, "index", 0) not in kind_ids:
+                _skipped.append(f"{dev.name}: not among the {dev.info.kind} ids {kind_ids} of "
+                                f"{config.sources['devices'].removeprefix('file ')}")
+                continue
+            limit = limits.get(dev.name, limits.get(dev.info.kind))
+            if limit is not None:      # (the pool refuses past it, as past the device's size)
+                dev.pool.capacity = min(limit, dev.pool.capacity or limit)
             found[dev.name] = dev
     _skipped.extend(UNDER_CONSTRUCTION.values())
     for reason in _skipped:
@@ -144,7 +140,7 @@ def default() -> Device:
         return stack[-1]
     global _default
     if _default is None:
-        wanted = _env.get(_env.DEVICE) or load_config().get("default_device")
+        wanted = _config.get("default_device")     # (ZYXARRAY_DEVICE, else the file's)
         devs = devices()
         if wanted:
             _default = get(wanted)

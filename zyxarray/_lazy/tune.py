@@ -23,9 +23,10 @@ import json
 import math
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import _debug, _env
+from .. import _config, _debug
 from .._errors import CompileError, DeviceError
 
 if TYPE_CHECKING:
@@ -37,8 +38,9 @@ _tables: dict[str, dict[str, int]] = {}      # device model -> {structure digest
 
 
 def enabled() -> bool:
-    """Whether kernels not seen before are measured (``ZYXARRAY_TUNE=1``)."""
-    return _env.get(_env.TUNE, "0") not in ("0", "false", "no", "off")
+    """Whether kernels not seen before are measured (``ZYXARRAY_TUNE=1``, else the config
+    file's ``tune``)."""
+    return bool(_config.get("tune"))
 
 
 def structure(key: tuple) -> str:
@@ -53,7 +55,7 @@ def _model(info: DeviceInfo) -> str:
 
 
 def _path(info: DeviceInfo) -> Any:
-    return _env.cache_dir() / "tune" / f"{_model(info)}.json"
+    return Path(_config.cache_dir()) / "tune" / f"{_model(info)}.json"
 
 
 def _table(info: DeviceInfo) -> dict[str, int]:
