@@ -13,7 +13,8 @@ that spills VGPRs to scratch memory, fails the run (SGPR spills are counted: see
 whole-group reduction) is compiled once, for all three targets.
 
 Enabled when ``clang-19`` (or ``$ZYXARRAY_HIP_CLANG``) and ``llvm-readelf-19`` are found;
-``ZYXARRAY_HIP_CHECK=0`` turns it off.
+``ZYXARRAY_HIP_CHECK=0`` turns it off; ``ZYXARRAY_HIP_CHECK_DUMP=<folder>`` writes the
+failing kernels' sources there.
 """
 
 from __future__ import annotations
@@ -135,10 +136,15 @@ class HipCheck:
                     if failure:
                         failures.append(failure)
                     kernels += found
-        for k in kernels:
+        dump = os.environ.get("ZYXARRAY_HIP_CHECK_DUMP")   # (a folder for failing kernels)
+        for n, k in enumerate(kernels):
             why = _spills_to_memory(k)
             if why:
                 failures.append(f"a kernel {why} on {k['arch']}:\n{k['source'][-3000:]}")
+                if dump:
+                    os.makedirs(dump, exist_ok=True)
+                    with open(os.path.join(dump, f"kernel{n}.hip"), "w") as f:
+                        f.write(k["source"])
         self.stats = {
             "objects": len(kernels),
             "max_vgprs": max((int(k.get("vgpr_count", 0)) for k in kernels), default=0),

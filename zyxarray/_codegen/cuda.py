@@ -58,6 +58,7 @@ class CudaFamilyRenderer(CStyleRenderer):
     vector_complex = True
     float_header = ""
     default_warp: int | None = 32
+    kernel_attributes = ""        # after __launch_bounds__ (HIP: an occupancy target)
 
     def render(self, kernel: Kernel) -> str:
         self._warp = int(kernel.meta.get("subgroup") or self.default_warp or 0)
@@ -71,7 +72,7 @@ class CudaFamilyRenderer(CStyleRenderer):
         args += [f"long long i{i}" for i in range(kernel.n_ints)]
         args += [f"double f{i}" for i in range(kernel.n_floats)]
         size = kernel.meta.get("local_size", 1)
-        return [f'extern "C" __global__ void __launch_bounds__({size})',
+        return [f'extern "C" __global__ void __launch_bounds__({size}){self.kernel_attributes}',
                 f"{KERNEL_NAME}({', '.join(args)}) {{"]
 
     def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
