@@ -89,4 +89,4 @@ def test_debug_environment_variable() -> None:
     quiet = _run(code)
     assert "[zyxarray:" not in quiet.stderr
     unknown = _run(code, ZYXARRAY_DEBUG="schedul")
-    assert "unknown ZYXARRAY_DEBUG topics" in unknown.stderr and "schedule" in unknown.stderr
+    assert "ZYXARRAY_DEBUG: unknown topics" in unknown.stderr and "schedule" in unknown.stderr

@@ -3,6 +3,8 @@ realized node turns into a BUFFER in place (so every array sharing it sees the r
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -173,3 +175,39 @@ def test_structure_keys(device: str) -> None:
     assert lib.key is None and g.alu(Op.NEG, lib).key is None, "library calls have no key"
     realize(one)
     assert one.op == "BUFFER" and one.leaves is None and one.key == a.key
+
+
+# -- reductions of one broadcast value are folded (issue 17) ----------------------------------
+def test_a_sum_of_zeros_is_a_constant_not_a_computation() -> None:
+    from zyxarray._lazy.realize import stats
+    launches = stats.get("kernels", 0)
+    z = xp.zeros((10**6, 10**6))                 # 10^12 elements: never computed
+    assert float(xp.sum(z)) == 0.0 and float(xp.mean(z)) == 0.0
+    assert float(xp.max(xp.full((10**5, 10**5), 2.5))) == 2.5
+    assert int(xp.sum(xp.ones((10**6, 10**4), dtype=xp.int64))) == 10**10
+    assert stats.get("kernels", 0) == launches
+
+
+@pytest.mark.parametrize("make, reduce", [
+    (lambda m: m.zeros((3, 4)), lambda m, x: m.sum(x, axis=1)),
+    (lambda m: m.ones((3, 4), dtype=m.float32), lambda m, x: m.sum(x, axis=0)),
+    (lambda m: m.full((2, 3), -0.0), lambda m, x: m.sum(x)),
+    (lambda m: m.full((5,), 0.1), lambda m, x: m.sum(x)),                 # not exact: kernel
+    (lambda m: m.full((4, 2), np.nan), lambda m, x: m.max(x, axis=0)),
+    (lambda m: m.full((6,), 3, dtype=m.int64), lambda m, x: m.prod(x)),
+    (lambda m: m.full((3,), 2**62, dtype=m.int64), lambda m, x: m.sum(x)),  # wraps
+    (lambda m: m.full((0, 3), 1.0), lambda m, x: m.sum(x, axis=0)),
+    (lambda m: m.full((2, 2), True), lambda m, x: m.all(x)),
+    (lambda m: m.ones((100,), dtype=m.float16), lambda m, x: m.sum(x)),
+    (lambda m: m.full((3, 3), 7, dtype=m.uint8), lambda m, x: m.max(x, axis=1)),
+])
+def test_folded_reductions_give_what_the_kernels_and_numpy_give(make: Any,
+                                                                reduce: Any) -> None:
+    want = reduce(np, make(np))
+    with np.errstate(over="ignore"):
+        got = reduce(xp, make(xp))
+    computed = reduce(xp, make(xp) + 0)            # (a kernel: the input is no constant)
+    assert got.dtype == computed.dtype and got.shape == computed.shape == np.shape(want)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(computed))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-15)
+    assert np.array_equal(np.signbit(np.asarray(got)), np.signbit(np.asarray(computed)))

@@ -257,8 +257,43 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
             raise AssertionError(f"{op}: a CONST source of shape {s.shape}")
     if shape is None:
         shape = first.shape
-    return Node("ALU", srcs, op, first.dtype if dtype is None else np.dtype(dtype), shape,
-                first.device)
+    out = first.dtype if dtype is None else np.dtype(dtype)
+    if op in _FOLDABLE and all(s.op == "CONST" or _const_view(s) for s in srcs):
+        folded = _fold_alu(op, srcs, out)
+        if folded is not None:
+            return broadcast(_own_const(folded, out, first.device), shape)
+    return Node("ALU", srcs, op, out, shape, first.device)
+
+
+#: elementwise ops folded when every operand is one value (a CONST, or one broadcast): IEEE
+#: arithmetic and comparisons, which NumPy's scalars compute exactly as the kernels do
+_FOLDABLE = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply,
+             Op.DIV: np.true_divide, Op.MAX: np.maximum, Op.MIN: np.minimum,
+             Op.NEG: np.negative, Op.CMPLT: np.less, Op.CMPLE: np.less_equal,
+             Op.CMPEQ: np.equal, Op.CMPNE: np.not_equal}
+
+
+def _const_view(node: Node) -> bool:
+    """Whether ``node`` is one CONST broadcast (``zeros``, ``full``)."""
+    return node.op == "VIEW" and node.srcs[0].op == "CONST" and len(node.arg) == 1 and \
+        node.arg[0].mask is None and not any(node.arg[0].strides)
+
+
+def _fold_alu(op: Op, srcs: tuple[Node, ...], out: np.dtype) -> Any:
+    """``op`` of constant operands, now (None where a kernel must compute it: complex and
+    float16 values, integer division)."""
+    values = []
+    for s in srcs:
+        c = s if s.op == "CONST" else s.srcs[0]
+        if s.dtype.kind not in "biuf" or (s.dtype.itemsize < 4 and s.dtype.kind == "f") or \
+                isinstance(c.arg, complex):
+            return None
+        values.append(s.dtype.type(c.arg))
+    if op is Op.DIV and out.kind != "f":
+        return None
+    with np.errstate(all="ignore"):
+        r = _FOLDABLE[op](*values)
+    return r.astype(out).item()
 
 
 def alu2(op: Op, a: Node, b: Node) -> Node:
@@ -395,7 +430,61 @@ def cast(node: Node, dtype: DTypeLike) -> Node:
 def reduce(node: Node, op: Op, axes: tuple[int, ...]) -> Node:
     axes = tuple(sorted(set(axes)))
     shape = tuple([1 if i in axes else s for i, s in enumerate(node.shape)])
+    folded = _fold_reduce(node, op, axes, shape)
+    if folded is not None:
+        return folded
     return Node("REDUCE", (node,), (op, axes), node.dtype, shape, node.device)
+
+
+#: integers a float type's sums hold exactly (float16 accumulates in float32, as kernels do)
+_EXACT_SUM = {2: 2.0 ** 24, 4: 2.0 ** 24, 8: 2.0 ** 53}
+
+
+def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ...]
+                 ) -> Node | None:
+    """A reduction of one value broadcast (``zeros``, ``ones``, ``full``) computed now, as a
+    constant of the reduced shape, where the result is exactly what the kernel would give:
+    max, min, and, or give the value; a sum of integers wraps as the kernel's does; a float
+    sum only where every partial sum is exact (zeros, whole numbers below 2^53, 2^24 for
+    float32); a product of ones (or of integers, wrapping). None: a kernel must do it.
+    ``float(xp.sum(xp.zeros((10**6, 10**6))))`` is immediate, not 10^12 additions."""
+    if node.op == "CONST":
+        src = node
+    elif _const_view(node):
+        src = node.srcs[0]
+    else:
+        return None
+    dtype, v = node.dtype, src.arg
+    if dtype.kind not in "biuf" or isinstance(v, complex):
+        return None
+    n = math.prod(node.shape[a] for a in axes)
+    if n == 0:
+        from .._codegen.ir import identity
+        value: Any = identity(op, dtype)
+    elif op in (Op.MAX, Op.MIN, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
+                                                                              Op.MUL)):
+        value = v
+    elif dtype.kind in "iu" and op in (Op.ADD, Op.MUL):
+        bits = 8 * dtype.itemsize
+        total = int(v) * n if op is Op.ADD else pow(int(v), n, 1 << bits)
+        total %= 1 << bits
+        if dtype.kind == "i" and total >= 1 << (bits - 1):
+            total -= 1 << bits
+        value = total
+    elif dtype.kind == "f" and op is Op.ADD and float(v).is_integer() and \
+            abs(float(v)) * n < _EXACT_SUM[dtype.itemsize]:
+        value = 0.0 + float(dtype.type(float(v) * n))    # (+0.0 for -0.0s: the identity)
+    elif dtype.kind == "f" and op is Op.MUL and v == 1:
+        value = float(v)
+    else:
+        return None
+    return broadcast(_own_const(value, dtype, node.device), shape)
+
+
+def _own_const(value: Any, dtype: np.dtype, device: Device) -> Node:
+    """A folded value as a CONST of its own: not shared with equal constants (``const``
+    shares by value), so a kernel's structure never depends on what the values are."""
+    return Node("CONST", (), value, np.dtype(dtype), (), device)
 
 
 def scan(node: Node, op: Op, axis: int) -> Node:
