@@ -115,7 +115,7 @@ from ._api._elementwise_functions import (
 )
 from ._api._indexing_functions import take, take_along_axis
 from ._api._inspection import PublicDevice as Device
-from ._api._inspection import __array_namespace_info__
+from ._api._inspection import __array_namespace_info__, memory_info
 from ._api._introspection import Plan, debug, explain
 from ._api._io import (
     frombuffer,
@@ -635,6 +635,7 @@ __all__ = [
     "mean",
     "median",
     "memmap",
+    "memory_info",
     "meshgrid",
     "min",
     "min_scalar_type",

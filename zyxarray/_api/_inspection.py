@@ -75,3 +75,13 @@ class Info:
 
 def __array_namespace_info__() -> Info:
     return Info()
+
+
+def memory_info(device: Any = None) -> dict[str, Any]:
+    """The memory of ``device`` (the default device if None) as its pool sees it, in bytes:
+    ``in_use`` by live arrays' buffers, ``cached`` (freed, kept for reuse), ``peak`` in use,
+    ``limit`` (the device's memory or the config's ``memory_limit``; 0: no limit known), and
+    ``device``, its name. Past the limit an allocation frees the cache, collects unreferenced
+    arrays, retries, then raises ``MemoryError`` naming the size and the device."""
+    dev = registry.default() if device is None else registry.get(device)
+    return {"device": dev.name, **dev.pool.stats()}

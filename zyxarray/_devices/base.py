@@ -11,6 +11,7 @@ Passes read ``DeviceInfo``; they never read a device's name.
 from __future__ import annotations
 
 import contextlib
+import gc
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -127,8 +128,12 @@ def export_host(buffer: Buffer) -> np.ndarray | None:
 class MemoryPool:
     """A caching allocator: freed blocks are kept by size and reused.
 
-    ``allocate`` turns a raw out-of-memory error into: drop the cache, retry, then a
-    MemoryError that names the size and the device.
+    ``capacity`` is the most it hands out (the device's memory, or the config's
+    ``memory_limit``). Out of memory (past the capacity, or refused by the device), it
+    recovers in the order users expect: free the cached blocks, collect the arrays nothing
+    references any more (a garbage collection: their buffers come back), retry; then a
+    MemoryError names the size, the device and what is in use. ``peak`` is the most ever in
+    use.
     """
 
     def __init__(self, device_name: str, raw_alloc: Any, raw_free: Any, capacity: int) -> None:
@@ -140,6 +145,10 @@ class MemoryPool:
         self._lock = threading.Lock()
         self.in_use = 0      # bytes held by live buffers
         self.cached = 0      # bytes held by the cache, ready for reuse
+        self.peak = 0        # the most bytes ever held by live buffers at once
+        #: the device's ``synchronize`` (the registry sets it): out of memory, work in flight
+        #: finishes first, so that the buffers it holds can be freed
+        self.wait_idle: Any = None
 
     @property
     def free_bytes(self) -> int:
@@ -155,21 +164,25 @@ class MemoryPool:
                 self.in_use += size
                 return blocks.pop()
         if self.capacity and self.in_use + size > self.capacity:
-            self.drop_cache()
-            raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device {self.device_name}: "
-                              f"{_fmt_bytes(self.in_use)} of {_fmt_bytes(self.capacity)} in use")
+            self.recover()
+            if self.in_use + size > self.capacity:
+                raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device "
+                                  f"{self.device_name}: {_fmt_bytes(self.in_use)} of "
+                                  f"{_fmt_bytes(self.capacity)} in use by live arrays")
         try:
             handle = self._raw_alloc(size)
         except MemoryError:
-            self.drop_cache()
+            self.recover()
             try:
                 handle = self._raw_alloc(size)
             except MemoryError:
                 raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device "
                                   f"{self.device_name}: the device is out of memory "
-                                  f"({_fmt_bytes(self.in_use)} in use)") from None
+                                  f"({_fmt_bytes(self.in_use)} in use by live arrays)") from None
         with self._lock:
             self.in_use += size
+            if self.in_use > self.peak:
+                self.peak = self.in_use
         if _debug.enabled("memory"):
             _debug.log("memory", f"{self.device_name}: alloc {_fmt_bytes(size)} "
                                  f"(in use {_fmt_bytes(self.in_use)})")
@@ -181,6 +194,21 @@ class MemoryPool:
             self.in_use -= size
             self.cached += size
             self._free.setdefault(size, []).append(handle)
+
+    def recover(self) -> None:
+        """Out of memory: free the cached blocks, then collect unreferenced arrays (their
+        buffers return here) and free those blocks too, once the device's work in flight has
+        finished (it may hold buffers nothing else references)."""
+        if self.wait_idle is not None:
+            self.wait_idle()
+        self.drop_cache()
+        gc.collect()
+        self.drop_cache()
+
+    def stats(self) -> dict[str, int]:
+        """Bytes in use by live buffers, cached for reuse, the peak in use, and the limit."""
+        return {"in_use": self.in_use, "cached": self.cached, "peak": self.peak,
+                "limit": self.capacity}
 
     def drop_cache(self) -> None:
         with self._lock:

@@ -58,6 +58,7 @@ def _discover() -> dict[str, Device]:
                 _skipped.append(f"{dev.name}: not among the {dev.info.kind} ids {kind_ids} of "
                                 f"{config.sources['devices'].removeprefix('file ')}")
                 continue
+            dev.pool.wait_idle = dev.synchronize
             limit = limits.get(dev.name, limits.get(dev.info.kind))
             if limit is not None:      # (the pool refuses past it, as past the device's size)
                 dev.pool.capacity = min(limit, dev.pool.capacity or limit)
