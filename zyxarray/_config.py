@@ -7,7 +7,8 @@ Layer: foundation (imports ``_env`` only). The file is ``$ZYXARRAY_CONFIG``, els
     {
       "disabled": ["opencl", "cuda:1"],         device kinds or names to skip
       "devices": {"cuda": [0, 2]},               the only ids of a kind to use
-      "default_device": "cuda:0",                a device name (ZYXARRAY_DEVICE wins)
+      "default_device": "cuda:0",                a device name or "auto" (ZYXARRAY_DEVICE
+                                                 wins)
       "memory_limit": {"cuda:0": "20GiB", "cpu": 8589934592},   per device name or kind
       "cache_dir": "~/scratch/zyx-cache",        ZYXARRAY_CACHE_DIR wins
       "cache_max_bytes": "2GiB",                 oldest entries go past this size
@@ -86,6 +87,8 @@ def _ids(value: Any) -> dict[str, list[int]]:
 
 
 def _device_name(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
     if not isinstance(value, str) or value.split(":")[0].strip().lower() not in KINDS:
         raise ValueError(f"{value!r} is not a device name ({', '.join(KINDS)}, optionally "
                          "':N')")

@@ -26,6 +26,9 @@ def _device(device: Any) -> Device:
     return registry.default() if device is None else registry.get(device)
 
 
+from .._lazy import choose as _choose  # noqa: E402,F401  (sets device="auto"'s chooser)
+
+
 def _shape(name: str, shape: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, builtins.bool):
         shape = (shape,)

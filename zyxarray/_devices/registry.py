@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import threading
 import warnings
+from typing import Any
 
 from .. import _config, _debug
 from .base import Device
@@ -98,6 +99,8 @@ def get(name: str | Device) -> Device:
         return name
     devs = devices()
     key = str(name).strip().lower()
+    if key == "auto":
+        return auto()
     if key in devs:
         return devs[key]
     if ":" not in key and f"{key}:0" in devs:
@@ -112,6 +115,17 @@ def get(name: str | Device) -> Device:
 
 
 _default: Device | None = None
+#: ``device="auto"``'s chooser (``_lazy/choose.py`` sets it: the choice runs a kernel, which
+#: this layer cannot)
+auto_chooser: Any = None
+
+
+def auto(float64: bool = True) -> Device:
+    """The fastest available device for work that needs ``float64`` (or not), measured once
+    per device model (see ``_lazy/choose.py``)."""
+    if auto_chooser is None:    # (only while zyxarray itself is being imported)
+        raise RuntimeError("device 'auto' is not available before zyxarray is imported")
+    return auto_chooser(float64)
 _context = threading.local()     # .stack: the devices of this thread's ``with device:`` blocks
 
 
