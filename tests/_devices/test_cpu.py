@@ -129,3 +129,63 @@ def test_an_interrupted_compile_ends_the_compiler_and_leaves_no_file(
         time.sleep(0.05)
     assert not _alive(shell) and not _alive(child), "the compiler is still running"
     assert set(os.listdir(directory)) == before, "a temporary file was left in the cache"
+
+
+# -- Ctrl-C during a kernel (issue 17) -----------------------------------------------------
+_LONG = """
+import os, signal, threading, time
+import zyxarray as xp
+x = xp.arange(4 * 10**8, dtype=xp.float64)       # computed in the kernel: no memory
+y = xp.sum(xp.sin(x) * xp.cos(x))                # about 20 s on two cores
+float(xp.sum(xp.sin(xp.arange(4000.0)) * xp.cos(xp.arange(4000.0))))   # (compiles it)
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+t0 = time.perf_counter()
+try:
+    float(y)
+    print("finished", time.perf_counter() - t0)
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - t0)
+print(float(xp.sum(x[:10])), float(xp.sum(xp.sin(x[:4000]) * xp.cos(x[:4000]))))
+"""
+
+
+def test_ctrl_c_stops_a_long_kernel_and_leaves_arrays_usable() -> None:
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    out = subprocess.run([sys.executable, "-c", _LONG], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.splitlines()
+    what, seconds = first.split()
+    assert what == "interrupted" and float(seconds) < 3.0, out.stdout
+    total, small = (float(v) for v in second.split())
+    a = np.arange(4000.0)
+    assert total == 45.0 and abs(small - np.sum(np.sin(a) * np.cos(a))) < 1e-12
+
+
+def test_the_stop_flag_ends_a_launch_with_keyboard_interrupt() -> None:
+    """The flag itself (what the SIGINT watcher sets): the kernel stops at its next check, the
+    launch raises, and the output node stays unrealized."""
+    import threading
+    import time
+
+    from zyxarray._devices import cpu
+    x = xp.arange(4 * 10**8, dtype=xp.float64, device="cpu")
+    y = xp.sum(xp.sin(x) * xp.cos(x))
+
+    def poke() -> None:
+        for _ in range(200):
+            lib = cpu._Interrupts.running
+            if lib is not None:
+                lib.zx_abort = 1
+                return
+            time.sleep(0.01)
+
+    threading.Thread(target=poke, daemon=True).start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt, match="interrupted; the kernel stopped early"):
+        float(y)
+    assert time.perf_counter() - t0 < 5.0
+    assert y._node.base().buffer is None

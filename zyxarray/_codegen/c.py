@@ -22,8 +22,14 @@ KERNEL_NAME = "zx_kernel"
 CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
 
 
+#: every kernel's stop flag: the cpu runtime sets it (through cffi) when Ctrl-C arrives during
+#: a launch, and each pass of the outer loop skips its work once it is set
+ABORT = "zx_abort"
+
+
 class CRenderer(CStyleRenderer):
     language = "c"
+    headers = (*CStyleRenderer.headers, f"volatile int {ABORT} = 0;")
 
     def signature(self, kernel: Kernel) -> list[str]:
         return [f"void {KERNEL_NAME}(void** restrict bufs, const int64_t* restrict ip, "
@@ -40,4 +46,12 @@ class CRenderer(CStyleRenderer):
         pragma = "#pragma omp parallel for schedule(static)"
         if flag is not None:
             pragma += f" if (ip[{flag}] != 0)"
-        return [pragma, f"for (int64_t {var} = {start}; {var} < {end}; {var}++) {{"]
+        return [pragma, f"for (int64_t {var} = {start}; {var} < {end}; {var}++) {{",
+                f"  if ({ABORT}) continue;"]
+
+    def loop_check(self, var: str, kind: str) -> str | None:
+        # every 4096 passes of a reduction's loop (a pass is a block of SIMD lanes or one
+        # step of a serial reduction): one or two a millisecond, nothing measurable
+        if kind == "reduce":
+            return f"if (({var} & 4095) == 0 && {ABORT}) break;"
+        return None

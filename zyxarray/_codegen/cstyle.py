@@ -535,6 +535,11 @@ class CStyleRenderer:
     def global_loop(self, var: str, start: str, end: str, kernel: Kernel) -> list[str]:
         raise NotImplementedError
 
+    def loop_check(self, var: str, kind: str) -> str | None:
+        """A statement at the top of a loop of ``kind`` ("reduce", "inner", "lane"), or None
+        (the C dialect checks its stop flag in long reductions)."""
+        return None
+
     # thread-style dialects (GPUs) define these three
     def special(self, name: str) -> str:
         raise ValueError(f"the {self.language} dialect has no work items ({name})")
@@ -628,6 +633,9 @@ class CStyleRenderer:
                 else:
                     step = f"{v} += {a[2]}" if len(a) == 3 else f"{v}++"
                     emit(f"for ({index_t} {v} = {a[0]}; {v} < {a[1]}; {step}) {{")
+                    check = self.loop_check(v, x.arg)
+                    if check:
+                        emit("  " + check)
                 depth += 1
             elif op is Op.IF:
                 emit(f"if ({a[0]}) {{")

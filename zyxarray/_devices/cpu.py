@@ -31,6 +31,7 @@ CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", 
           "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing")
 KERNEL_NAME = "zx_kernel"
 CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
+ABORT_CDEF = "extern int zx_abort;"     # (the C dialect's stop flag: _Interrupts sets it)
 
 
 def find_compiler() -> tuple[str | None, str]:
@@ -64,18 +65,87 @@ def _cpu_signature() -> str:
         return platform.processor() or platform.machine()
 
 
+class _Interrupts:
+    """Ctrl-C during a kernel: Python's own SIGINT handler only sets a flag, which is seen
+    when the kernel returns (after 43 s for a sum of 10^12 elements). Python also writes
+    the signal's number to a wakeup fd at once (``signal.set_wakeup_fd``): a daemon thread
+    reads it and sets the running kernel's ``zx_abort`` flag, whose outer loop then skips
+    its remaining passes; the launch raises KeyboardInterrupt and the output is discarded
+    (its node stays unrealized, every array stays usable).
+
+    Installed once, from the main thread, where no wakeup fd is in use (asyncio's event loop
+    sets one: there the kernel runs to its end, as before) and SIGINT has Python's default
+    handler."""
+
+    running: Any = None      # the library of the kernel being run, if any
+    installed = False
+
+    @classmethod
+    def install(cls) -> None:
+        if cls.installed or threading.current_thread() is not threading.main_thread():
+            return
+        try:
+            r, w = os.pipe()
+            os.set_blocking(w, False)
+            old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except (ValueError, OSError):
+            return
+        if old != -1:               # someone else's (asyncio): theirs stays
+            signal.set_wakeup_fd(old)
+            os.close(r)
+            os.close(w)
+            return
+        cls.installed = True
+        threading.Thread(target=cls._watch, args=(r,), name="zyxarray-interrupts",
+                         daemon=True).start()
+
+    @classmethod
+    def _watch(cls, fd: int) -> None:
+        while True:
+            try:
+                data = os.read(fd, 64)
+            except OSError:
+                return
+            if not data:
+                return
+            lib = cls.running
+            if lib is not None and signal.SIGINT in data and \
+                    signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                with contextlib.suppress(Exception):
+                    lib.zx_abort = 1
+
+
 class CPUProgram(Program):
     def __init__(self, name: str, source: str, lib: Any, ffi: Any) -> None:
         super().__init__(name, source)
         self._fn = getattr(lib, KERNEL_NAME)
         self._lib = lib   # keep the shared object loaded while the program lives
         self._ffi = ffi
+        try:
+            lib.zx_abort = 0
+            self._abortable = True
+        except (AttributeError, KeyError):
+            self._abortable = False       # (a kernel built without the flag)
 
     def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
         # cffi turns each list into a temporary C array for the call (no ffi.new: a launch
         # of a small kernel is mostly this overhead)
-        self._fn([b.handle[1] for b in buffers] or [self._ffi.NULL], ints or [0],
-                 floats or [0.0])
+        if not self._abortable:
+            self._fn([b.handle[1] for b in buffers] or [self._ffi.NULL], ints or [0],
+                     floats or [0.0])
+            return COMPLETED
+        lib = self._lib
+        lib.zx_abort = 0
+        _Interrupts.running = lib
+        try:
+            self._fn([b.handle[1] for b in buffers] or [self._ffi.NULL], ints or [0],
+                     floats or [0.0])
+        finally:
+            _Interrupts.running = None
+        if lib.zx_abort:
+            lib.zx_abort = 0
+            raise KeyboardInterrupt(f"{self.name}: interrupted; the kernel stopped early and "
+                                    "its output was discarded")
         return COMPLETED
 
 
@@ -93,7 +163,8 @@ class CPUDevice(Device):
 
         self.cc = cc
         self.ffi = cffi.FFI()
-        self.ffi.cdef(CDEF)
+        self.ffi.cdef(CDEF + "\n" + ABORT_CDEF)
+        _Interrupts.install()
         self.compiler_id = _compiler_identity(cc)
         self._signature = self.compiler_id + "\n" + " ".join(CFLAGS) + "\n" + _cpu_signature()
         threads = int(_env.get(_env.NUM_THREADS) or os.cpu_count() or 1)
