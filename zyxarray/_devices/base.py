@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -149,6 +150,8 @@ class MemoryPool:
         #: the device's ``synchronize`` (the registry sets it): out of memory, work in flight
         #: finishes first, so that the buffers it holds can be freed
         self.wait_idle: Any = None
+        self._last_collect = -1e9        # (monotonic time of recover's last collection)
+        self._collect_helped = False
 
     @property
     def free_bytes(self) -> int:
@@ -164,7 +167,7 @@ class MemoryPool:
                 self.in_use += size
                 return blocks.pop()
         if self.capacity and self.in_use + size > self.capacity:
-            self.recover()
+            self.recover(size)
             if self.in_use + size > self.capacity:
                 raise MemoryError(f"cannot allocate {_fmt_bytes(size)} on device "
                                   f"{self.device_name}: {_fmt_bytes(self.in_use)} of "
@@ -195,15 +198,26 @@ class MemoryPool:
             self.cached += size
             self._free.setdefault(size, []).append(handle)
 
-    def recover(self) -> None:
+    def recover(self, needed: int = 0) -> None:
         """Out of memory: free the cached blocks, then collect unreferenced arrays (their
         buffers return here) and free those blocks too, once the device's work in flight has
         finished (it may hold buffers nothing else references)."""
         if self.wait_idle is not None:
             self.wait_idle()
         self.drop_cache()
-        gc.collect()
+        gc.collect(1)            # young garbage (cheap): what was just let go of
         self.drop_cache()
+        if needed and self.capacity and self.in_use + needed <= self.capacity:
+            return
+        # a full collection costs 0.1-0.5 s in a big process: again within a second only if
+        # the last one gave memory back (1000 failures in a row must not take minutes)
+        now = time.monotonic()
+        if self._collect_helped or now - self._last_collect > 1.0:
+            before = self.in_use
+            gc.collect()
+            self._collect_helped = self.in_use < before
+            self._last_collect = now
+            self.drop_cache()
 
     def stats(self) -> dict[str, int]:
         """Bytes in use by live buffers, cached for reuse, the peak in use, and the limit."""
