@@ -23,16 +23,20 @@ CUDA_INFO_ARGS = dict(name="cuda:check", kind="cuda", language="cuda", style="th
                       compute_units=132)
 
 
-class CudaCheck:
-    def __init__(self, nvcc: str) -> None:
-        from zyxarray._devices.base import DeviceInfo
-        self.nvcc = nvcc
-        self.info = DeviceInfo(**CUDA_INFO_ARGS)   # type: ignore[arg-type]
-        self.sources: dict[tuple, str] = {}
+class KernelCheck:
+    """What the session-end checks of a rendering share: kernels recorded as the tests build
+    them (``record``), by key, and rendering errors; a pytest-xdist worker hands ``state``
+    to the controller, which ``merge``s every worker's."""
+
+    def __init__(self) -> None:
+        self.sources: dict[tuple, Any] = {}
         self.errors: list[str] = []
 
     def install(self) -> None:
         install_recorder(self.record)
+
+    def record(self, c: Any) -> None:
+        raise NotImplementedError
 
     def state(self) -> dict:
         """What the check has recorded (a pytest-xdist worker hands it to the controller)."""
@@ -41,6 +45,14 @@ class CudaCheck:
     def merge(self, state: dict) -> None:
         self.sources.update(state["sources"])
         self.errors += state["errors"]
+
+
+class CudaCheck(KernelCheck):
+    def __init__(self, nvcc: str) -> None:
+        from zyxarray._devices.base import DeviceInfo
+        super().__init__()
+        self.nvcc = nvcc
+        self.info = DeviceInfo(**CUDA_INFO_ARGS)   # type: ignore[arg-type]
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render

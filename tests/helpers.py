@@ -399,3 +399,13 @@ def child_env(root: Any, **extra: str) -> dict[str, str]:
     import os
     path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
     return dict(os.environ, PYTHONPATH=path, **extra)
+
+
+def two_over_pi() -> tuple[int, int]:
+    """2/pi as an integer numerator over 2^bits (c_math's words, also the SPIR-V renderer's
+    table): what the Payne-Hanek tests measure arguments' distance to multiples of pi/2 with."""
+    from zyxarray._codegen import c_math
+    value = 0
+    for w in c_math.TWO_OVER_PI:
+        value = (value << 32) | w
+    return value, 32 * (len(c_math.TWO_OVER_PI) - 1)

@@ -28,7 +28,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.cuda_check import install_recorder
+from tests.cuda_check import KernelCheck
 
 BATCH = 40
 #: (wavefront width, targets compiled with that rendering)
@@ -41,27 +41,17 @@ FLAGS = ("-x", "hip", "-nogpulib", "-nogpuinc", "--cuda-device-only", "--no-gpu-
 _FIELD = re.compile(r"^\s*-?\s*\.(\w+):\s*(\S+)\s*$")
 
 
-class HipCheck:
+class HipCheck(KernelCheck):
     def __init__(self, clang: str, readelf: str) -> None:
         from zyxarray._devices.base import DeviceInfo
+        super().__init__()
         self.clang, self.readelf = clang, readelf
         self.infos = {w: DeviceInfo(name=f"hip:check{w}", extra={"subgroup": w},
                                     **HIP_INFO_ARGS)  # type: ignore[arg-type]
                       for w, _ in TARGETS}
         #: (key, phase) -> (source for 64-lane wavefronts, source for 32 or None if the same)
         self.sources: dict[tuple, tuple[str, str | None]] = {}
-        self.errors: list[str] = []
         self.stats: dict[str, Any] = {}
-
-    def install(self) -> None:
-        install_recorder(self.record)
-
-    def state(self) -> dict:
-        return {"sources": self.sources, "errors": self.errors}
-
-    def merge(self, state: dict) -> None:
-        self.sources.update(state["sources"])
-        self.errors += state["errors"]
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render

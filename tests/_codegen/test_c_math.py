@@ -64,12 +64,17 @@ WIDE_IS_LONGDOUBLE = np.finfo(np.longdouble).nmant >= 63
 
 
 # -- the compiled harness -------------------------------------------------------------------------
-def _harness_source(names: list[str]) -> tuple[str, list[str]]:
-    src = [c_math.preamble([(n, s) for n in names for s in SUFFIXES])]
+def _harness_source(names: list[str] | tuple[str, ...], far_trig: bool = False,
+                    binary: frozenset[str] | set[str] | None = None) -> tuple[str, list[str]]:
+    """C source applying each function to arrays (``apply_<name>_<suffix>``), and its cffi
+    declarations; ``far_trig`` as in ``c_math.preamble``; ``binary``: the names of two
+    arguments (default ``BINARY``)."""
+    binary = BINARY if binary is None else binary
+    src = [c_math.preamble([(n, s) for n in names for s in SUFFIXES], far_trig=far_trig)]
     decls = []
     for n in names:
         for s, t in (("f32", "float"), ("f64", "double")):
-            if n in BINARY:
+            if n in binary:
                 sig = f"void apply_{n}_{s}(const {t}* x, const {t}* y, {t}* o, int64_t k)"
                 call = f"zx_{n}_{s}(x[i], y[i])"
             else:

@@ -25,12 +25,14 @@ from tests._codegen.test_c_math import (
     SUFFIXES,
     WIDE_IS_LONGDOUBLE,
     _around,
+    _harness_source,
     _random_bits,
     c_math,
     cffi,
     reference,
     ulp_errors,
 )
+from tests.helpers import two_over_pi
 
 pytestmark = pytest.mark.skipif(GCC is None, reason="gcc is not installed")
 
@@ -44,24 +46,8 @@ UINT = {"f32": np.uint32, "f64": np.uint64}
 
 
 # -- the compiled harnesses -----------------------------------------------------------------------
-def _source(names: tuple[str, ...], far_trig: bool) -> tuple[str, list[str]]:
-    used = [(n, s) for n in names for s in SUFFIXES]
-    src, decls = [c_math.preamble(used, far_trig=far_trig)], []
-    for n in names:
-        for s, t in CTYPE.items():
-            if n in BINARY:
-                sig = f"void apply_{n}_{s}(const {t}* x, const {t}* y, {t}* o, int64_t k)"
-                call = f"zx_{n}_{s}(x[i], y[i])"
-            else:
-                sig = f"void apply_{n}_{s}(const {t}* x, {t}* o, int64_t k)"
-                call = f"zx_{n}_{s}(x[i])"
-            src.append(sig + f" {{\n    for (int64_t i = 0; i < k; i++) o[i] = {call};\n}}")
-            decls.append(sig + ";")
-    return "\n".join(src) + "\n", decls
-
-
 def _compile(tmp, stem: str, names: tuple[str, ...], far_trig: bool):
-    source, decls = _source(names, far_trig)
+    source, decls = _harness_source(names, far_trig, set(BINARY))
     c_file, so_file = tmp / f"{stem}.c", tmp / f"{stem}.so"
     c_file.write_text(source)
     result = subprocess.run([GCC, *FLAGS, str(c_file), "-o", str(so_file), "-lm"],
@@ -92,19 +78,12 @@ def apply(lib, name: str, suffix: str, *args: np.ndarray) -> np.ndarray:
 
 
 # -- huge arguments -------------------------------------------------------------------------------
-def _two_over_pi() -> tuple[int, int]:
-    """2/pi as an integer numerator over 2^bits (c_math's words)."""
-    value = 0
-    for w in c_math.TWO_OVER_PI:
-        value = (value << 32) | w
-    return value, 32 * (len(c_math.TWO_OVER_PI) - 1)
-
 
 def near_multiples(prec: int, exponents) -> list[float]:
     """For each k, the numbers m * 2^k (m of ``prec`` bits) closest to a multiple of pi/2
     that continued fractions find: m near combinations of the convergents' denominators of
     frac(2^k * 2/pi). These are where a reduction loses the most bits."""
-    top, bits = _two_over_pi()
+    top, bits = two_over_pi()
     lo, hi = 1 << (prec - 1), 1 << prec
     out = []
     for k in exponents:
@@ -185,7 +164,7 @@ def test_far_trig_hard_cases_are_hard(suffix: str) -> None:
     """The generated arguments come within 2^-50 (float64) or 2^-25 (float32) of a multiple
     of pi/2 (relative to pi/2), so the test above exercises the precision of the reduction."""
     _, hard = huge_inputs(suffix, 1)
-    top, bits = _two_over_pi()
+    top, bits = two_over_pi()
     closest = 1.0
     for v in hard[:len(hard) // 2]:
         m, e = float(v).as_integer_ratio()
@@ -327,7 +306,7 @@ def test_two_over_pi_constants() -> None:
     mp = pytest.importorskip("mpmath")
     words = c_math.TWO_OVER_PI
     assert len(words) == 40 and words[0] == 0 and all(0 <= w < 2**32 for w in words)
-    top, bits = _two_over_pi()
+    top, bits = two_over_pi()
     with mp.workprec(bits + 64):
         exact = int(mp.floor(2 / mp.pi * mp.mpf(2) ** bits))
         tail = float(mp.pi / 2 - mp.mpf(float.fromhex("0x1.921fb54442d18p+0")))

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
+from tests._codegen.test_spirv import _corpus as _spirv_corpus
 from tests.hip_check import FLAGS, _kernels, _spills_to_memory
 from zyxarray._codegen import render
 from zyxarray._codegen.hip import PRELUDE
@@ -45,29 +46,15 @@ def _sources(y: xp.Array, wave: int = 64) -> list[tuple[str, str]]:
 
 
 def _corpus() -> dict[str, xp.Array]:
+    """test_spirv's corpus (every strategy and dtype) and heavier math."""
     x = xp.asarray(np.ones((64, 512), np.float32))
-    i = xp.asarray(np.ones((64, 512), np.int16))
-    z = xp.astype(x, xp.complex64) * (1 + 2j)
-    w = xp.astype(z, xp.complex128)
     d = xp.astype(x, xp.float64)
     return {
-        "g_elementwise": x * 2 + 1,
-        "g_row": xp.max(x, axis=1),
-        "g_column": xp.sum(x, axis=0),
-        "g_split": xp.sum(xp.reshape(xp.concat([x] * 4), (-1,)) * 2),
-        "g_serial": xp.sum(x[:, :5], axis=1),
-        "g_tile": x[:, :64] + x[:, :64].T,
-        "g_scan": xp.cumulative_prod(x, axis=1),
-        "g_scan_serial": xp.cumulative_sum(i, axis=0),
-        "argmax": xp.argmax(x * 2, axis=1),
-        "integers": (i // 3) % 7 + (i << 2) - (i >> 1) + xp.astype(i > 2, xp.int16) + i ** 3,
+        **_spirv_corpus(),
         "float64": d * 0.5 + xp.floor(d) + xp.remainder(d, 0.3) + xp.floor_divide(d, 0.7),
-        "float16": xp.sum(xp.astype(x, xp.float16) * 3, axis=1),
         "math32": xp.exp(x) + xp.sin(x) + xp.atan2(x, x) + xp.hypot(x, x) + x ** 1.5
         + xp.nextafter(x, x + 1) + xp.logaddexp(x, x) + xp.tan(x),
         "math64": xp.log1p(d) + xp.cos(d) + xp.tanh(d) + xp.asinh(d) + d ** 2.5 + xp.expm1(d),
-        "complex64": xp.sum(xp.exp(z) * z ** 2.5 / (z + 1j), axis=1) + xp.abs(xp.sqrt(z))[:, 0],
-        "complex128": xp.where(xp.real(w) > 0, xp.atanh(w) ** w, xp.conj(w)) + xp.sign(w),
     }
 
 

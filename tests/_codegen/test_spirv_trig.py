@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
+from tests.helpers import two_over_pi
 from zyxarray._codegen import c_math, render
 from zyxarray._devices import registry
 from zyxarray._devices.base import DeviceInfo
@@ -41,17 +42,10 @@ def vulkan() -> str:
 
 
 # -- inputs ---------------------------------------------------------------------------------------
-def _two_over_pi() -> tuple[int, int]:
-    """2/pi * 2^bits as an integer, and bits (c_math's words, the renderer's table)."""
-    value = 0
-    for w in c_math.TWO_OVER_PI:
-        value = (value << 32) | w
-    return value, 32 * (len(c_math.TWO_OVER_PI) - 1)
-
 
 def _distance(x: float) -> float:
     """|x * 2/pi - nearest integer| (to within 2^-1000 or so)."""
-    top, bits = _two_over_pi()
+    top, bits = two_over_pi()
     num, den = float(x).as_integer_ratio()        # den a power of two
     one = 1 << (bits + 64)
     r = (abs(num) * top << 64) // den % one       # frac(|x| 2/pi) * one
@@ -62,7 +56,7 @@ def near_multiples(prec: int, exponents) -> list[float]:
     """For each k, the two numbers m * 2^k (m of ``prec`` bits) found closest to a multiple
     of pi/2: frac(m * a) near 0 or 1 for a = frac(2^k * 2/pi), with m small combinations (or
     multiples) of the denominators of a's continued-fraction convergents."""
-    top, bits = _two_over_pi()
+    top, bits = two_over_pi()
     lo, hi = 1 << (prec - 1), 1 << prec
     out = []
     for k in exponents:
