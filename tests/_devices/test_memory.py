@@ -72,3 +72,15 @@ def test_a_thousand_failures_leak_nothing(limited: str) -> None:
     assert pool.in_use == baseline
     np.testing.assert_array_equal(np.asarray(keep)[:3], [0, 2, 4])
     assert _make(limited, 1 << 18).shape == (1 << 18,)    # and it still allocates
+
+
+def test_free_memory(device: str) -> None:
+    """What ``device="auto"`` weighs: the runtime's free bytes on cuda, the pool's elsewhere;
+    within the device's size either way."""
+    dev = registry.get(device)
+    free = dev.free_memory()
+    assert 0 <= free <= max(dev.pool.capacity, free)
+    if dev.info.kind != "cuda":
+        assert free == max(dev.pool.capacity - dev.pool.in_use, 0)
+    else:
+        assert free <= dev.info.total_memory

@@ -312,5 +312,11 @@ class Device:
         """Source (or, for the reference device, the IR itself) -> a callable Program."""
         raise NotImplementedError
 
+    def free_memory(self) -> int:
+        """Bytes a new array can still get here: the runtime's own count where it has one
+        (cuda: ``cudaMemGetInfo``), else the pool's capacity less what live buffers hold
+        (0: unknown)."""
+        return self.pool.free_bytes
+
     def synchronize(self) -> None:
         return None

@@ -376,6 +376,17 @@ class CUDADevice(Device):
         else:
             event.wait()
 
+    def free_memory(self) -> int:
+        """The driver's free bytes (``cudaMemGetInfo``, other processes' use included), plus
+        what CuPy's pool holds unused, within the pool's limit."""
+        try:
+            with self._cudevice:
+                free, _total = _runtime.memGetInfo()
+            free += _cupy.get_default_memory_pool().free_bytes()
+        except Exception:
+            return self.pool.free_bytes
+        return min(int(free), self.pool.free_bytes) if self.pool.capacity else int(free)
+
     def synchronize(self) -> None:
         # (the read stream needs no wait: copy_out finishes its copies before it returns)
         self.stream.synchronize()

@@ -9,9 +9,9 @@ reads two float32 arrays of 2^22 elements and writes one (``a * 2 + b``), timed 
 compile, best of five; the score is the bytes it moves per second. Scores are kept per
 device model (its description) in ``<cache dir>/calibration.json``, so a machine measures
 once. Among the devices that have what the work needs (float64 unless told otherwise; never
-the ``reference`` interpreter), the highest score wins; free memory (the pool's capacity
-less what is in use) decides between equal scores and skips devices with less than the
-calibration's own 48 MiB free.
+the ``reference`` interpreter), the highest score wins; free memory (``Device.free_memory``:
+the runtime's count on cuda, the pool's elsewhere) decides between equal scores and skips
+devices with less than the calibration's own 48 MiB free.
 """
 
 from __future__ import annotations
@@ -96,14 +96,13 @@ def choose(float64: bool = True) -> Device:
     """The best available device for work that needs ``float64`` (or not)."""
     candidates = [d for d in registry.devices().values()
                   if d.info.kind != "reference" and (d.info.float64 or not float64)]
-    roomy = [d for d in candidates
-             if not d.pool.capacity or d.pool.capacity - d.pool.in_use >= 3 * 4 * N]
+    roomy = [d for d in candidates if not d.pool.capacity or d.free_memory() >= 3 * 4 * N]
     if not roomy:
         reasons = "; ".join(registry.skipped()) or "none skipped"
         raise ValueError(f"device 'auto': no available device can take the work (float64: "
                          f"{float64}); devices: {', '.join(registry.devices())}; skipped: "
                          f"{reasons}")
-    best = max(roomy, key=lambda d: (score(d), d.pool.capacity - d.pool.in_use))
+    best = max(roomy, key=lambda d: (score(d), d.free_memory()))
     _debug.log("devices", f"auto: {best.name} of {', '.join(d.name for d in roomy)}")
     return best
 
