@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import zlib
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -85,9 +86,11 @@ def _harness_source(names: list[str] | tuple[str, ...], far_trig: bool = False,
     return "\n".join(src) + "\n", decls
 
 
-def _build(tmp: pathlib.Path, extra: tuple[str, ...] = ()):
-    source, decls = _harness_source(NAMES)
-    c_file, so_file = tmp / "harness.c", tmp / "harness.so"
+def _build(tmp: pathlib.Path, extra: tuple[str, ...] = (), *, names: Any = None,
+           far_trig: bool = False, binary: Any = None, stem: str = "harness"):
+    """The harness of ``names`` (default NAMES) compiled with gcc and loaded: (ffi, lib)."""
+    source, decls = _harness_source(NAMES if names is None else names, far_trig, binary)
+    c_file, so_file = tmp / f"{stem}.c", tmp / f"{stem}.so"
     c_file.write_text(source)
     result = subprocess.run([GCC, *FLAGS, *extra, str(c_file), "-o", str(so_file), "-lm"],
                             capture_output=True, text=True, check=False)

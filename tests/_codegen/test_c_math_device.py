@@ -20,15 +20,13 @@ import numpy as np
 import pytest
 
 from tests._codegen.test_c_math import (
-    FLAGS,
     GCC,
     SUFFIXES,
     WIDE_IS_LONGDOUBLE,
     _around,
-    _harness_source,
+    _build,
     _random_bits,
     c_math,
-    cffi,
     reference,
     ulp_errors,
 )
@@ -47,15 +45,7 @@ UINT = {"f32": np.uint32, "f64": np.uint64}
 
 # -- the compiled harnesses -----------------------------------------------------------------------
 def _compile(tmp, stem: str, names: tuple[str, ...], far_trig: bool):
-    source, decls = _harness_source(names, far_trig, set(BINARY))
-    c_file, so_file = tmp / f"{stem}.c", tmp / f"{stem}.so"
-    c_file.write_text(source)
-    result = subprocess.run([GCC, *FLAGS, str(c_file), "-o", str(so_file), "-lm"],
-                            capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    ffi = cffi.FFI()
-    ffi.cdef("\n".join(decls))
-    return ffi, ffi.dlopen(str(so_file))
+    return _build(tmp, names=names, far_trig=far_trig, binary=set(BINARY), stem=stem)
 
 
 @pytest.fixture(scope="module")
