@@ -30,6 +30,7 @@ import re
 import threading
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import _env
@@ -241,9 +242,8 @@ def get(key: str) -> Any:
     return current().values[key]
 
 
-def cache_dir() -> Any:
+def cache_dir() -> Path:
     """The kernel cache directory: ZYXARRAY_CACHE_DIR, the file's ``cache_dir``, else
     $XDG_CACHE_HOME/zyxarray (``_env.cache_dir``)."""
-    from pathlib import Path
     value = get("cache_dir")
     return Path(value).expanduser() if value else _env.cache_dir()

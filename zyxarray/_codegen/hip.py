@@ -213,7 +213,8 @@ class HIPRenderer(CudaFamilyRenderer):
 
     def _own_math(self, text: str) -> str:
         """``text`` with its libm calls made to the kernel's own functions: c_math's (each
-        recorded for the preamble), the exact fmod, clang's builtins."""
+        recorded for the preamble) and the exact fmod. (``render`` turns the primitives into
+        clang's builtins once, over the whole text.)"""
         def to_c_math(m: re.Match[str]) -> str:
             name, f = m.group(1), m.group(2)
             suffix = "f32" if f else "f64"
@@ -225,7 +226,7 @@ class HIPRenderer(CudaFamilyRenderer):
             return f"zx_fmod_{'f32' if m.group(1) else 'f64'}("
 
         text = _C_MATH_CALL.sub(to_c_math, text)
-        return _builtins(_FMOD_CALL.sub(to_fmod, text))
+        return _FMOD_CALL.sub(to_fmod, text)     # (render makes the primitives builtins)
 
     def helper(self, kind: str, dtype: np.dtype) -> str:
         name = super().helper(kind, dtype)

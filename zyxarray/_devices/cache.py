@@ -34,7 +34,7 @@ def enabled() -> bool:
 
 def root() -> Path:
     """The cache directory (``_config.cache_dir``): one folder per device kind below it."""
-    return Path(_config.cache_dir())
+    return _config.cache_dir()
 
 
 def directory(kind: str) -> Path:

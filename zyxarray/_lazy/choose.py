@@ -20,7 +20,7 @@ import contextlib
 import json
 import threading
 import time
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 
@@ -37,9 +37,8 @@ _lock = threading.Lock()
 _scores: dict[str, float] = {}    # device model -> bytes per second
 
 
-def _file() -> Any:
-    from pathlib import Path
-    return Path(_config.cache_dir()) / "calibration.json"
+def _file() -> Path:
+    return _config.cache_dir() / "calibration.json"
 
 
 def _load() -> dict[str, float]:

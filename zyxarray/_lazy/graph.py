@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from .. import _env
-from .._codegen.ir import Op
+from .._codegen.ir import Op, identity
 from .._devices.base import Buffer, Device
 from .view import ShapeTracker, View, at_offset, compose, contiguous_strides, st_apply
 
@@ -459,7 +459,6 @@ def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ..
         return None
     n = math.prod(node.shape[a] for a in axes)
     if n == 0:
-        from .._codegen.ir import identity
         value: Any = identity(op, dtype)
     elif op in (Op.MAX, Op.MIN, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
                                                                               Op.MUL)):

@@ -23,7 +23,6 @@ import json
 import math
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import _config, _debug
@@ -55,7 +54,7 @@ def _model(info: DeviceInfo) -> str:
 
 
 def _path(info: DeviceInfo) -> Any:
-    return Path(_config.cache_dir()) / "tune" / f"{_model(info)}.json"
+    return _config.cache_dir() / "tune" / f"{_model(info)}.json"
 
 
 def _table(info: DeviceInfo) -> dict[str, int]:
