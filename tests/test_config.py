@@ -119,22 +119,18 @@ def test_parse_size() -> None:
             _config.parse_size(bad)
 
 
-def test_the_cache_keeps_under_its_size_limit(tmp_path: Path) -> None:
+def test_the_cache_keeps_under_its_size_limit(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     d = tmp_path / "cpu"
     d.mkdir()
     for i in range(10):
         (d / f"{i}.so").write_bytes(b"x" * 1000)
         os.utime(d / f"{i}.so", (time.time() - 100 + i, time.time() - 100 + i))
-    os.environ["ZYXARRAY_CACHE_DIR"] = str(tmp_path)
-    try:
-        _config.reload()
-        assert cache.root() == tmp_path
-        assert cache.trim(4500) == 6000
-        assert sorted(p.name for p in d.iterdir()) == ["6.so", "7.so", "8.so", "9.so"]
-        assert cache.trim(None) == 0          # (no limit configured)
-    finally:
-        del os.environ["ZYXARRAY_CACHE_DIR"]
-        _config.reload()
+    monkeypatch.setenv("ZYXARRAY_CACHE_DIR", str(tmp_path))   # (the session's comes back)
+    assert cache.root() == tmp_path
+    assert cache.trim(4500) == 6000
+    assert sorted(p.name for p in d.iterdir()) == ["6.so", "7.so", "8.so", "9.so"]
+    assert cache.trim(None) == 0          # (no limit configured)
 
 
 def test_the_settings_reach_the_registry_and_the_pools(tmp_path: Path) -> None:
