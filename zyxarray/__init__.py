@@ -802,8 +802,9 @@ __all__ += [
     "right_shift", "shape", "single", "size", "transpose", "uintp",
 ]
 
-# every public function refuses arrays on different devices (see _api/_device_checks.py)
-from ._api._device_checks import check_namespace as _check_namespace  # noqa: E402
+# every public function takes array-likes and refuses arrays on different devices
+# (see _api/_arguments.py)
+from ._api._arguments import check_namespace as _check_namespace  # noqa: E402
 
 _check_namespace(globals(), __all__)
 del _check_namespace

@@ -46,8 +46,9 @@ __all__ = [
     "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
 
-# every public function refuses arrays on different devices (see _api/_device_checks.py)
-from ._api._device_checks import check_namespace as _check_namespace
+# every public function takes array-likes and refuses arrays on different devices
+# (see _api/_arguments.py)
+from ._api._arguments import check_namespace as _check_namespace
 
 _check_namespace(globals(), __all__)
 del _check_namespace

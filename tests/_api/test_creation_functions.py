@@ -329,10 +329,23 @@ def test_meshgrid_errors(device: str) -> None:
     v = xp.asarray([1.0, 2.0], device=device)
     with pytest.raises(ValueError, match="indexing"):
         xp.meshgrid(v, v, indexing="yx")
-    with pytest.raises(ValueError):                      # the standard: 1-D arrays
-        xp.meshgrid(v, xp.reshape(v, (1, 2)))
-    with pytest.raises(ValueError):                      # the standard: one dtype
-        xp.meshgrid(v, xp.asarray([1, 2], device=device))
+    with pytest.raises(TypeError, match="meshgrid"):
+        xp.meshgrid(v, "ab")
+
+
+def test_meshgrid_is_numpy_lenient(device: str) -> None:
+    """As NumPy's: inputs of other ranks are flattened, each grid keeps its dtype, lists and
+    scalars are taken."""
+    m = np.array([[1.0, 2.0], [3.0, 4.0]])
+    i = np.array([5, 6, 7])
+    for args in ((m, i), ([1.0, 2.0], 3), (np.float32(2.0), i)):
+        expected = np.meshgrid(*args)
+        got = xp.meshgrid(*(xp.asarray(a, device=device) if isinstance(a, np.ndarray) else a
+                            for a in args))
+        assert len(got) == len(expected)
+        for g_, e in zip(got, expected):
+            assert_close(g_, e)
+            assert str(g_.dtype) == str(e.dtype)
 
 
 # -- NumPy leniency: dtype spellings, NumPy scalars, positional arguments --------------------

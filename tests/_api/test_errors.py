@@ -93,9 +93,13 @@ def test_unsupported_dtypes_and_devices() -> None:
 
 
 def test_non_array_arguments() -> None:
+    """Objects that are not array-likes are refused, naming the function; array-likes are
+    taken as NumPy takes them (tests/_api/test_arguments.py)."""
     with pytest.raises(TypeError, match="sin"):
-        xp.sin([1.0, 2.0])
+        xp.sin("1.0")
     with pytest.raises(TypeError, match="add"):
-        xp.add(1, 2)
+        xp.add(None, 2)
+    with pytest.raises(TypeError, match="sin"):
+        xp.sin([1.0, "a"])
     with pytest.raises(TypeError, match="explain"):
         xp.explain(np.ones(3))

@@ -340,8 +340,10 @@ def test_join_errors(device: str) -> None:
         xp.concat([xp.asarray(1.0, device=device)])   # NumPy: ValueError (0-d) too
     with pytest.raises((ValueError, IndexError)):
         xp.concat([x, x], axis=2)
-    with pytest.raises(TypeError):
-        xp.concat([x, np.zeros((2, 3))])
+    with pytest.raises(TypeError, match="concat"):
+        xp.concat([x, "abc"])
+    # (a NumPy array among the arrays is taken, as NumPy takes it)
+    assert xp.concat([x, np.zeros((2, 3))]).shape == (x.shape[0] + 2, 3)
     with pytest.raises(TypeError, match="concat"):
         xp.concat([xp.asarray([1], dtype=xp.uint64, device=device),
                    xp.asarray([1], dtype=xp.int8, device=device)])

@@ -447,14 +447,15 @@ def _from_cuda_dlpack(x: Any, device: Any, copy: builtins.bool | None, kind: str
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> tuple[Array, ...]:
-    """Coordinate grids from 1-D arrays (broadcast views: no copies)."""
+    """Coordinate grids from 1-D arrays (broadcast views: no copies). As in NumPy, an
+    input of another rank is flattened first, and each grid keeps its input's dtype."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:
-        if not isinstance(a, Array) or a.ndim != 1:
-            raise ValueError("meshgrid: every input must be a 1-D array")
-    if len({a.dtype for a in arrays}) > 1:
-        raise ValueError("meshgrid: all arrays must have the same dtype")
+        if not isinstance(a, Array):
+            raise TypeError(f"meshgrid: expected arrays, got {type(a).__name__}")
+    from ._manipulation_functions import reshape
+    arrays = tuple(a if a.ndim == 1 else reshape(a, (-1,)) for a in arrays)
     n = len(arrays)
     sizes = [a.shape[0] for a in arrays]
     if indexing == "xy" and n >= 2:

@@ -20,8 +20,8 @@ from .._devices import registry
 from .._devices.base import Device
 from .._lazy import graph as g
 from . import _dtypes as dt
+from ._arguments import mixed_devices
 from ._array_object import Array
-from ._device_checks import mixed_devices
 
 
 # -- shared helpers ---------------------------------------------------------------------------
@@ -93,9 +93,8 @@ def _as_array(name: str, x: Any, device: Device) -> Any:
     if isinstance(x, Array) or (isinstance(x, (builtins.bool, int, float, complex)) and \
             not isinstance(x, np.generic)):
         return x
-    if isinstance(x, (np.ndarray, np.generic)):
-        from ._creation_functions import asarray
-        return asarray(x, device=device)
+    if isinstance(x, (np.ndarray, np.generic, list, tuple)):
+        return _require_array(name, x, device)
     raise TypeError(f"{name}: unsupported operand type {type(x).__name__}")
 
 
@@ -110,7 +109,9 @@ def operands(name: str, *args: Any, dtype: dt.DType | None = None
     args = tuple(_as_array(name, a, device) for a in args)
     device = device_of(name, args)
     if not any(isinstance(a, Array) for a in args):
-        raise TypeError(f"{name}: at least one argument must be an array")
+        # NumPy's functions take Python numbers alone (np.add(1, 2.5)): each becomes an
+        # array of its default dtype, and the arrays promote as arrays do.
+        args = tuple(_require_array(name, a, device) for a in args)
     common = dtype or dt.result_type_of(*args, where=name)
     shape = broadcast_shapes(name, *(a.shape for a in args if isinstance(a, Array)))
     nodes = []
@@ -168,12 +169,21 @@ def _unary(name: str, x: Any, op: Op, category: str = "numeric") -> Array:
     return _wrap(g.alu(op, x._node))
 
 
-def _require_array(name: str, x: Any) -> Array:
+_ARRAY_LIKES = (np.ndarray, np.generic, list, tuple, builtins.bool, int, float, complex)
+
+
+def _require_array(name: str, x: Any, device: Device | None = None) -> Array:
+    """An array, or an array-like that NumPy's function of that name accepts (a NumPy array
+    or scalar, a list or tuple, a Python number), made an array on ``device``."""
     if isinstance(x, Array):
         return x
-    if isinstance(x, (np.ndarray, np.generic)):
+    if isinstance(x, _ARRAY_LIKES):
         from ._creation_functions import asarray
-        return asarray(x)
+        try:
+            return asarray(x, device=device)
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"{name}: cannot make an array of {type(x).__name__} "
+                            f"({e})") from None
     raise TypeError(f"{name}: expected an array, got {type(x).__name__}")
 
 

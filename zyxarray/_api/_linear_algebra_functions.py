@@ -12,8 +12,8 @@ from .._codegen.ir import Op
 from .._devices import library
 from .._lazy import graph as g
 from . import _dtypes as dt
+from ._arguments import mixed_devices
 from ._array_object import Array
-from ._device_checks import mixed_devices
 from ._elementwise_functions import broadcast_node, broadcast_shapes, check, operands
 
 

@@ -7,6 +7,7 @@ Layer: ``_api``. None of these copies data: each appends a VIEW node (index arit
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -115,8 +116,9 @@ def squeeze(x: Array, /, axis: Any = None) -> Array:
 
 
 def broadcast_to(x: Array, /, shape: Any) -> Array:
-    """``x`` broadcast to ``shape`` (a view: size-1 axes repeat)."""
-    shape = tuple(int(s) for s in shape)
+    """``x`` broadcast to ``shape`` (a view: size-1 axes repeat; an int is a 1-D shape)."""
+    shape = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else \
+        tuple(operator.index(s) for s in shape)
     if broadcast_shapes_of("broadcast_to", x.shape, shape) != shape:
         raise ValueError(f"broadcast_to: cannot broadcast shape {x.shape} to {shape}")
     # Note: as in NumPy, a read-only view (writing to it raises ValueError)
@@ -270,8 +272,10 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
 
 
 def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
-    """``x`` repeated ``repetitions`` times along each axis (a broadcast view, no copy)."""
-    reps = tuple(int(r) for r in repetitions)
+    """``x`` repeated ``repetitions`` times along each axis (a broadcast view, no copy); an
+    int repeats the last axis, as NumPy's ``tile(a, 2)`` does."""
+    reps = (operator.index(repetitions),) if not isinstance(repetitions, (tuple, list)) \
+        else tuple(operator.index(r) for r in repetitions)
     if any(r < 0 for r in reps):
         raise ValueError(f"tile: negative repetitions {reps}")
     ndim = max(len(reps), x.ndim)

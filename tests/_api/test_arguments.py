@@ -1,7 +1,12 @@
-"""Mixed devices: every public function of the namespace (and of ``linalg`` and ``fft``)
+"""What every public function does with its arguments (``_api/_arguments.py``).
+
+Mixed devices: every public function of the namespace (and of ``linalg`` and ``fft``)
 refuses arrays on two devices with the same ValueError, naming the function and both
 devices, before any work; the operators do too. Run with ``cpu`` and ``reference``, which
-every machine has."""
+every machine has.
+
+Array-likes: lists, tuples, NumPy arrays and scalars, and Python numbers are taken where
+NumPy's function takes them, giving NumPy's values and dtypes, on the call's device."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
-from zyxarray._api._device_checks import UNCHECKED
+from zyxarray._api._arguments import UNCHECKED
 from zyxarray._lazy.realize import stats
 
 
@@ -84,3 +89,49 @@ def test_one_device_and_the_unchecked_functions_still_work() -> None:
     assert xp.asarray(b, device="cpu").device == a.device        # moving data is the point
     assert xp.result_type(a, b) == xp.float64
     assert xp.concat([a, xp.asarray(b, device="cpu")]).shape == (6, 3)
+
+
+# -- array-likes ----------------------------------------------------------------------------
+ARRAY_LIKE_CALLS = [
+    ("sqrt", (8,)), ("sin", ([1, 2],)), ("add", (1, 2)), ("add", (1, 2.5)),
+    ("maximum", ([1, 5], 3)), ("isnan", (1.0,)), ("abs", (-3,)), ("round", (2.567, 2)),
+    ("clip", ([1, 5], 2, 3)), ("hypot", (3, 4)), ("where", ([True, False], 1, 2.0)),
+    ("sum", ([1, 2, 3],)), ("mean", ((1.0, 2.0),)), ("tile", ([1, 2], 3)),
+    ("tile", (np.array([[1, 2]]), (2, 2))), ("broadcast_to", (2, 3)),
+    ("concat", ([[1, 2], [3.0]],)), ("stack", ([1.5, -2.0, 3.0],)),
+    ("outer", ([1, 2], [3, 4])), ("matmul", ([[1.0, 2.0]], [[3.0], [4.0]])),
+    ("allclose", ([1.0, 2.0], [1.0, 2.0 + 1e-12])), ("squeeze", ([[1, 2]],)),
+    ("tril", ([[1, 2], [3, 4]],)), ("einsum", ("ij->j", [[1, 2], [3, 4]])),
+    ("block", ([[1, 2], [3, 4]],)), ("meshgrid", ([1, 2], 3.0)),
+    ("argsort", ([3, 1, 2],)), ("cumsum", (np.float32(2),)), ("exp", (np.float32(1),)),
+]
+
+
+@pytest.mark.parametrize("name,args", ARRAY_LIKE_CALLS,
+                         ids=[f"{n}{i}" for i, (n, _) in enumerate(ARRAY_LIKE_CALLS)])
+def test_array_likes_are_taken_as_numpy_takes_them(name: str, args: tuple) -> None:
+    expected = getattr(np, name)(*args)
+    got = getattr(xp, name)(*args)
+    for e, g_ in (zip(expected, got) if isinstance(expected, (tuple, list)) else
+                  [(expected, got)]):
+        e = np.asarray(e)
+        assert isinstance(g_, (xp.Array, bool)), type(g_)
+        np.testing.assert_allclose(np.asarray(g_), e, rtol=1e-6)
+        assert str(np.asarray(g_).dtype) == str(e.dtype), (name, g_.dtype, e.dtype)
+
+
+def test_array_likes_join_the_calls_device_and_scalars_stay_weak() -> None:
+    x = xp.asarray(np.ones(3, np.float32), device="reference")
+    for got in (xp.add(x, [1, 2, 3]), xp.add([1, 2, 3], x), xp.maximum(x, np.ones(3)),
+                xp.concat([x, [4.0]]), xp.where([True, False, True], x, 0.5)):
+        assert got.device == x.device
+    assert xp.add(x, 1.0).dtype == xp.float32            # a Python number is weak
+    assert xp.add(x, [1.0]).dtype == xp.float64           # a list is a float64 array
+    assert xp.multiply(xp.asarray([1, 2], dtype=xp.int8), 3).dtype == xp.int8
+
+
+def test_in_place_functions_refuse_lists_as_numpy_does() -> None:
+    with pytest.raises((TypeError, AttributeError, ValueError)):
+        xp.fill_diagonal([[1, 2], [3, 4]], 0)
+    with pytest.raises(TypeError, match="astype"):
+        xp.astype([1, 2], xp.int8)
