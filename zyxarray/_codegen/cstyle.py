@@ -116,6 +116,10 @@ _FLOAT_HELPERS = {
   union {{ {T} f; {I} i; }} u = {{a}};
   return u.i;
 }}""",
+    "of_bits": """static inline {T} zx_of_bits_{S}({I} a) {{
+  union {{ {I} i; {T} f; }} u = {{a}};
+  return u.f;
+}}""",
     "sign": """static inline {T} zx_sign_{S}({T} a) {{
   return a > 0 ? ({T})1 : (a < 0 ? ({T})-1 : (a == 0 ? ({T})0 : a));
 }}""",
@@ -483,7 +487,9 @@ class CStyleRenderer:
         if op is Op.SIGNBIT:
             return f"(signbit({a[0]}) != 0)"
         if op is Op.BITCAST:
-            return f"{self.helper('bits', src)}({a[0]})"
+            if np.dtype(src).kind == "f":
+                return f"{self.helper('bits', src)}({a[0]})"
+            return f"{self.helper('of_bits', d)}({a[0]})"
         if op in (Op.REAL, Op.IMAG, Op.CONJ):
             return f"{self.cmath(op.value.lower(), src)}({a[0]})"
         if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):

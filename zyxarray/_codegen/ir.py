@@ -68,7 +68,8 @@ class Op(str, enum.Enum):
     #                           acc[lane] (a running value); in the loop directly inside its ACC
     # conversions
     CAST = "CAST"
-    BITCAST = "BITCAST"       # the bits of a float as the signed integer of its width
+    BITCAST = "BITCAST"       # the bits of a float as the signed integer of its width, or
+    #                           back (a signed integer's bits as the float of its width)
     # unary
     NEG = "NEG"
     NOT = "NOT"               # logical not on bool, bitwise invert on integers
@@ -318,9 +319,10 @@ def verify(kernel: Kernel) -> None:
                 fail(i, "ACC_SCAN value dtype differs from the accumulator's")
         elif x.op is Op.BITCAST:
             src = ins[x.srcs[0]].dtype
-            if src is None or src.kind != "f" or x.dtype is None or x.dtype.kind != "i" or \
-                    x.dtype.itemsize != src.itemsize:
-                fail(i, "BITCAST takes float32/float64 to the signed integer of its width")
+            if src is None or x.dtype is None or {src.kind, x.dtype.kind} != {"f", "i"} or \
+                    x.dtype.itemsize != src.itemsize or src.itemsize not in (4, 8):
+                fail(i, "BITCAST takes float32/float64 to the signed integer of its width, "
+                        "or back")
         elif x.op in BINARY and x.op not in (Op.SHL, Op.SHR, Op.COMPLEX):
             a, b = (ins[s].dtype for s in x.srcs)
             if a != b:
