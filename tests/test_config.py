@@ -20,7 +20,7 @@ from zyxarray._devices import cache
 
 ROOT = Path(__file__).resolve().parents[1]
 VARS = ("ZYXARRAY_DEVICE", "ZYXARRAY_CACHE_DIR", "ZYXARRAY_DISK_CACHE", "ZYXARRAY_TUNE",
-        "ZYXARRAY_DEBUG")
+        "ZYXARRAY_DEBUG", "ZYXARRAY_UNPICKLE_DEVICE")
 
 
 @pytest.fixture
@@ -41,7 +41,8 @@ def test_defaults_without_a_file(tmp_path: Path, clean_env: pytest.MonkeyPatch) 
     assert cfg.problems == []
     assert cfg.values == {"disabled": [], "devices": {}, "default_device": None,
                           "memory_limit": {}, "cache_dir": None, "cache_max_bytes": None,
-                          "disk_cache": True, "tune": False, "debug": []}
+                          "disk_cache": True, "tune": False, "debug": [],
+                          "unpickle_device": None}
     assert set(cfg.sources.values()) == {"default"}
 
 
@@ -51,7 +52,8 @@ def test_a_valid_file_and_where_each_value_came_from(tmp_path: Path,
                              "default_device": "reference",
                              "memory_limit": {"cpu": "1.5GiB", "cuda:0": 1000},
                              "cache_dir": "~/zyx", "cache_max_bytes": "10 MB",
-                             "disk_cache": False, "tune": True, "debug": "compile,memory"})
+                             "disk_cache": False, "tune": True, "debug": "compile,memory",
+                             "unpickle_device": "Default"})
     cfg = _config.read(path)
     assert cfg.problems == []
     assert cfg.values["disabled"] == ["opencl", "cuda:1"]
@@ -59,6 +61,7 @@ def test_a_valid_file_and_where_each_value_came_from(tmp_path: Path,
     assert cfg.values["cache_max_bytes"] == 10**7
     assert cfg.values["debug"] == ["compile", "memory"]
     assert cfg.values["disk_cache"] is False and cfg.values["tune"] is True
+    assert cfg.values["unpickle_device"] == "default"
     assert all(src == f"file {path}" for src in cfg.sources.values())
     clean_env.setenv("ZYXARRAY_DEVICE", "cpu")
     clean_env.setenv("ZYXARRAY_TUNE", "0")
@@ -80,6 +83,8 @@ def test_a_valid_file_and_where_each_value_came_from(tmp_path: Path,
     ({"cache_max_bytes": True}, "key 'cache_max_bytes': True is not a size"),
     ({"tune": "yes"}, "key 'tune': 'yes' is not true or false"),
     ({"debug": ["compile", "everything"]}, "key 'debug': unknown topics ['everything']"),
+    ({"unpickle_device": "auto"}, "key 'unpickle_device': 'auto' is not a device to unpickle"),
+    ({"unpickle_device": "gpu"}, "key 'unpickle_device': 'gpu' is not a device name"),
     ("[1, 2]", "the file must hold a JSON object"),
     ("{not json", "unreadable"),
 ])

@@ -371,6 +371,7 @@ from ._api._numpy_views import (
     diagonal,
     trace,
 )
+from ._api._safetensors import load_safetensors, save_safetensors
 from ._api._searching_functions import argmax, argmin, count_nonzero, nonzero, searchsorted, where
 from ._api._set_functions import (
     intersect1d,
@@ -612,6 +613,7 @@ __all__ = [
     "linalg",
     "linspace",
     "load",
+    "load_safetensors",
     "loadtxt",
     "log",
     "log1p",
@@ -717,6 +719,7 @@ __all__ = [
     "round",
     "s_",
     "save",
+    "save_safetensors",
     "savetxt",
     "savez",
     "savez_compressed",
@@ -808,3 +811,9 @@ from ._api._arguments import check_namespace as _check_namespace  # noqa: E402
 
 _check_namespace(globals(), __all__)
 del _check_namespace
+
+# zyxarray arrays as dask.array chunks: registered with dask when it is imported
+from ._api._dask import install as _install_dask  # noqa: E402
+
+_install_dask()
+del _install_dask

@@ -14,7 +14,11 @@ Layer: foundation (imports ``_env`` only). The file is ``$ZYXARRAY_CONFIG``, els
       "cache_max_bytes": "2GiB",                 oldest entries go past this size
       "disk_cache": true,                        ZYXARRAY_DISK_CACHE wins
       "tune": false,                             ZYXARRAY_TUNE wins
-      "debug": ["compile", "memory"]             ZYXARRAY_DEBUG wins
+      "debug": ["compile", "memory"],            ZYXARRAY_DEBUG wins
+      "unpickle_device": "default"               where an unpickled array of a device
+                                                 this machine lacks goes: "default" or a
+                                                 device name; unset: an error
+                                                 (ZYXARRAY_UNPICKLE_DEVICE wins)
     }
 
 Every key is optional. An unknown key, a value of the wrong type, a malformed size or a file
@@ -96,6 +100,14 @@ def _device_name(value: Any) -> str:
     return value.strip().lower()
 
 
+def _fallback_device(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower() == "default":
+        return "default"
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        raise ValueError("'auto' is not a device to unpickle onto (use 'default' or a name)")
+    return _device_name(value)
+
+
 def _limits(value: Any) -> dict[str, int]:
     if not isinstance(value, dict):
         raise ValueError("must be an object mapping a device name or kind to a size")
@@ -146,6 +158,7 @@ SCHEMA: dict[str, tuple[Any, Any, str | None, Any]] = {
     "disk_cache": (_bool, True, _env.DISK_CACHE, _env_bool),
     "tune": (_bool, False, _env.TUNE, _env_bool),
     "debug": (_topics, [], _env.DEBUG, lambda s: s),
+    "unpickle_device": (_fallback_device, None, _env.UNPICKLE_DEVICE, str),
 }
 
 

@@ -39,8 +39,12 @@ TUNE = "ZYXARRAY_TUNE"
 #: through the HIP prelude's NVIDIA branch): how the HIP kernels are checked on NVIDIA GPUs.
 CUDA_DIALECT = "ZYXARRAY_CUDA_DIALECT"
 
+#: Where an unpickled array of a device this machine lacks goes: ``default`` or a device
+#: name (unset: unpickling it raises ValueError). The config file's ``unpickle_device``.
+UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
+
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE, CUDA_DIALECT)
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE)
 
 
 def get(name: str, default: str | None = None) -> str | None:

@@ -100,10 +100,20 @@ def test_pickle_and_copy(device: str) -> None:
     assert pickle.loads(pickle.dumps(xp.float32)) is xp.float32
 
 
-def test_unpickling_on_a_machine_without_the_device() -> None:
+def test_unpickling_on_a_machine_without_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error naming the device and the way out; or, as configured, the default device or
+    a named one, with a warning."""
     from zyxarray._api._array_object import _rebuild
-    with pytest.raises(ValueError, match="no such device"):
+    monkeypatch.delenv("ZYXARRAY_UNPICKLE_DEVICE", raising=False)
+    with pytest.raises(ValueError, match=r"no such device.*unpickle_device"):
         _rebuild(np.zeros(2), "cuda:7")
+    for setting, where in (("default", xp.__array_namespace_info__().default_device()),
+                           ("reference", xp.Device("reference"))):
+        monkeypatch.setenv("ZYXARRAY_UNPICKLE_DEVICE", setting)
+        with pytest.warns(RuntimeWarning, match="'cuda:7'.*unpickle_device"):
+            y = _rebuild(np.array([1.0, 2.0]), "cuda:7")
+        assert y.device == where
+        assert_close(y, np.array([1.0, 2.0]))
 
 
 def test_scalars_reductions_and_dtypes_behave_like_numpy(device: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -961,15 +962,26 @@ def _read_only(x: Array) -> Array:
 
 
 def _rebuild(values: np.ndarray, device: str) -> Array:
-    """Unpickle an array: ``values`` on the device named ``device``; ValueError naming the
-    devices there are when this process has no such device."""
+    """Unpickle an array: ``values`` on the device named ``device``. Where this process has
+    no such device, the config's ``unpickle_device`` ("default" or a device name) says where
+    they go instead, with a warning; unset, a ValueError names the devices there are."""
+    from .. import _config
     from .._devices import registry
     from ._creation_functions import asarray
     try:
         target = registry.get(device)
     except (ValueError, KeyError) as e:
-        raise ValueError(f"unpickling a zyxarray array of device {device!r}: no such device "
-                         f"here (available: {', '.join(registry.devices())}); {e}") from None
+        fallback = _config.get("unpickle_device")
+        if fallback is None:
+            raise ValueError(
+                f"unpickling a zyxarray array of device {device!r}: no such device here "
+                f"(available: {', '.join(registry.devices())}); {e}. Set unpickle_device "
+                "in the config file (or ZYXARRAY_UNPICKLE_DEVICE) to 'default' or a device "
+                "name to put such arrays there instead") from None
+        target = registry.default() if fallback == "default" else registry.get(fallback)
+        warnings.warn(f"unpickling a zyxarray array of device {device!r}, which this "
+                      f"process does not have: it goes to {target.name} (unpickle_device)",
+                      RuntimeWarning, stacklevel=2)
     return asarray(values, device=target)
 
 

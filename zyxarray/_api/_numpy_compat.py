@@ -171,14 +171,27 @@ def _einsum_shape(subscripts: str, shapes: list[tuple[int, ...]]) -> tuple[int, 
     return tuple(out)
 
 
-def einsum(subscripts: str, *operands: Any) -> Array:
-    """Einstein summation (NumPy's, on host memory, as a LIBRARY node)."""
+def einsum(subscripts: str, *operands: Any, out: Any = None, dtype: Any = None,
+           order: str = "K", casting: str = "safe", optimize: Any = False) -> Array:
+    """Einstein summation (NumPy's, on host memory, as a LIBRARY node). ``dtype`` is the
+    dtype computed in (operands cast to it under ``casting``); ``order`` and ``optimize``
+    change nothing here (the result is row-major; NumPy's contraction order is used)."""
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: the subscripts must be a string (the interleaved form "
+                        "einsum(a, [0, 1], b, [1, 2]) is not supported)")
     arrays = [_arr(a) for a in operands]
     common = dt.result_type_of(*arrays, where="einsum")
+    if dtype is not None:
+        wanted = dt.to_dtype(dtype, "einsum")
+        for a in arrays:
+            if not np.can_cast(a.dtype.np, wanted.np, casting=casting):
+                raise TypeError(f"einsum: cannot cast {a.dtype} to {wanted} under "
+                                f"casting={casting!r}")
+        common = wanted
     shape = _einsum_shape(subscripts, [a.shape for a in arrays])
     node = g.library("einsum", tuple(g.cast(a._node, common.np) for a in arrays),
                      {"subscripts": subscripts}, common.np, shape)
-    return Array._new(node)
+    return write_out("einsum", out, Array._new(node))
 
 
 def ravel(x: Any) -> Array:

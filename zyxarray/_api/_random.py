@@ -89,8 +89,13 @@ class Philox:
             if not 0 <= int(key) <= _M64:
                 raise ValueError(f"Philox: key must be in [0, 2**64), got {key}")
             self._key = int(key)
+            self._seed_seq = np.random.SeedSequence(self._key)
         else:
-            self._key = _key(_seed_words(seed, "Philox"))
+            words = _seed_words(seed, "Philox")
+            self._key = _key(words)
+            # (``spawn`` of it gives independent streams: dask draws each chunk from one)
+            self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else \
+                np.random.SeedSequence(words)
         self._counter = int(counter) & _M64
 
     def _reserve(self, n: int) -> int:

@@ -21,6 +21,9 @@ Node kinds (``Node.op``):
   FFT... computed by the device's library implementation, not by a generated kernel.
 - ``IOTA``: the int64 values ``0, 1, ..., n-1`` (shape ``(n,)``), computed from the index
   inside kernels: arange, eye, tril and masks need no memory of their own.
+- ``FILE``: ``arg`` is a ``files.FileSource``: values still in a mapped file (a lazy
+  safetensors tensor). ``files.load_files`` copies what a realization reads before it is
+  scheduled, so the scheduler never sees one.
 
 When a node is realized it becomes a ``BUFFER`` in place (its sources are dropped), so every
 array that shares it sees the result and nothing is computed twice.
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -521,6 +525,23 @@ def library(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: DT
 
 #: number of COPY nodes created and not yet realized (realize skips its search when 0)
 pending_copies = [0]
+
+#: FILE nodes not yet loaded (``files.load_files`` skips its search when there is none)
+pending_files: weakref.WeakSet[Node] = weakref.WeakSet()
+
+
+def file_node(source: Any, dtype: DTypeLike, shape: tuple[int, ...], device: Device) -> Node:
+    node = Node("FILE", (), source, np.dtype(dtype), tuple(shape), device)
+    pending_files.add(node)
+    return node
+
+
+def rekey_window(node: Node) -> None:
+    """Key a VIEW whose source was just replaced by realized data (it is a window now)."""
+    node.key = None
+    node.leaves = None
+    if node.srcs[0].op in _WINDOWED:
+        _set_window_key(node, node.srcs[0])
 
 
 def copy_to(node: Node, device: Device) -> Node:

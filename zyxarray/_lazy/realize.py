@@ -25,6 +25,7 @@ from .._codegen.ir import Kernel
 from .._devices import library
 from .._devices.base import Device, Program, host_memory
 from . import graph, tune
+from .files import load_files
 from .graph import Node
 from .lower import Canonical, canonicalize, forget, lower, phases, scratch
 from .schedule import KernelPlan, LibraryStep, schedule
@@ -386,6 +387,8 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
 
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
+    if graph.pending_files:
+        load_files(nodes)
     targets = _unrealized_bases(nodes)
     if not targets:
         return
@@ -426,7 +429,10 @@ def _describe(node: Node) -> str:
 
 
 def explain(*nodes: Node) -> list[PlannedKernel]:
-    """The kernels realizing ``nodes`` would run, without running anything."""
+    """The kernels realizing ``nodes`` would run, without running any (the parts of files
+    that they read are loaded first, as a realization would)."""
+    if graph.pending_files:
+        load_files(nodes)
     targets = _unrealized_bases(list(nodes))
     out = []
     for plan in schedule(targets) if targets else []:
@@ -456,6 +462,8 @@ def to_host(node: Node) -> np.ndarray:
     The graph a read realizes is freed while the read's copy is in flight (the device's
     ``copy_out(while_waiting=...)``), not before it is queued: a long chain's nodes cost
     their deallocation in time the host would spend waiting anyway."""
+    if graph.pending_files:
+        load_files((node,))
     base = node.base()
     st = node.arg if node.op == "VIEW" else None
     masked = False
