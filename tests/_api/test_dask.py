@@ -92,12 +92,39 @@ def test_a_local_cluster_of_processes(tmp_path: Path, monkeypatch: pytest.Monkey
             distributed.Client(cluster) as client:
         rng = da.random.default_rng(xp.random.default_rng(11))
         a = rng.random((400, 300), chunks=(100, 100))
-        kinds = client.gather(client.compute(
-            [dask.delayed(lambda c: type(c).__module__)(c) for c in a.to_delayed().ravel()]))
+        kinds = [f.result(timeout=120) for f in client.compute(
+            [dask.delayed(lambda c: type(c).__module__)(c) for c in a.to_delayed().ravel()])]
         assert set(kinds) == {"zyxarray._api._array_object"}
-        mean = client.compute((a * 2).mean(axis=0)).result()
-        total = client.compute(da.concatenate([a, a]).sum()).result()
+        mean = client.compute((a * 2).mean(axis=0)).result(timeout=120)
+        total = client.compute(da.concatenate([a, a]).sum()).result(timeout=120)
         local = np.asarray(a.compute(scheduler="threads"))
     assert isinstance(mean, xp.Array) and isinstance(total, xp.Array)
     assert_close(mean, (local * 2).mean(axis=0), rtol=1e-12, atol=0)
     assert_close(total, np.float64(2 * local.sum()), rtol=1e-12, atol=0)
+
+
+def test_the_bigger_than_memory_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/dask_bigger_than_memory.py at a small size: zyxarray chunks, statistics of a
+    standard normal sample, results back as zyxarray arrays."""
+    pytest.importorskip("distributed")
+    import sys
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    sys.modules.pop("dask_bigger_than_memory", None)
+    import dask_bigger_than_memory as example
+    results, _, chunk_type = example.run(0.02, 2, use_numpy=False, timeout=120)
+    assert chunk_type == "zyxarray._api._array_object"
+    n = int(0.02 * 2**30) // (8 * example.COLUMNS) * example.COLUMNS
+    mean, std = np.asarray(results["mean"]), np.asarray(results["std"])
+    assert isinstance(results["mean"], xp.Array) and mean.shape == (example.COLUMNS,)
+    assert abs(mean.mean()) < 0.01 and abs(std.mean() - 1) < 0.01
+    assert abs(int(results["beyond_3_sigma"]) / n - 0.0027) < 0.001
+
+
+def test_sizeof_measures_and_keeps_results() -> None:
+    from dask.sizeof import sizeof
+    x = xp.random.default_rng(1).random((100, 10))
+    assert not x._node.realized
+    assert sizeof(x) == 100 * 10 * x.dtype.itemsize
+    assert x._node.realized                 # (a kept result is data, read by all its readers)

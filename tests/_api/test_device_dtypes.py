@@ -20,12 +20,11 @@ def no_fp64() -> Iterator[str]:
     cpu = registry.get("cpu")
     fake = copy.copy(cpu)
     fake.info = dataclasses.replace(cpu.info, name="cpu-nofp64", float64=False)
-    devices = registry.devices()
-    devices["cpu-nofp64"] = fake
+    registry.add(fake)
     try:
         yield "cpu-nofp64"
     finally:
-        del devices["cpu-nofp64"]
+        registry.remove(fake)
 
 
 def test_float64_is_refused_naming_the_device(no_fp64: str) -> None:

@@ -9,6 +9,13 @@ arrays, percentiles, element counts and conversion to NumPy; and ``Array`` is re
 a chunk type, so dask arrays of zyxarray chunks mix with NumPy scalars and arrays as those of
 CuPy chunks do.
 
+Laziness across tasks: with dask's local schedulers a task's result is passed to the next
+tasks as it is, so a chunk that is never observed stays a graph and fuses into the kernels
+of the tasks that read it (a chunk of random numbers is drawn inside the reduction that
+sums it, and never stored). ``dask.distributed`` keeps task results in worker memory and
+measures each with ``sizeof``: zyxarray's ``sizeof`` realizes the array there, so a kept
+result is data that its readers share (as a NumPy chunk would be), and its size is right.
+
 zyxarray does not import dask: ``install`` registers at once if ``dask.array`` is already
 imported, and otherwise puts a one-shot finder on ``sys.meta_path`` that registers right
 after ``dask.array`` finishes importing.
@@ -29,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .._lazy.realize import realize
 from ._array_object import Array
 
 _registered = False
@@ -68,6 +76,17 @@ def register() -> None:
     dispatch.nannumel_lookup.register(Array, backends._nannumel)
     dispatch.to_numpy_dispatch.register(Array, lambda data, **kwargs: np.asarray(data))
     register_chunk_type(Array)
+
+    from dask.sizeof import sizeof
+
+    @sizeof.register(Array)
+    def sizeof_array(x: Array) -> int:
+        # dask.distributed measures every task result it keeps: a kept result is data that
+        # each task needing it reads, not a graph that each of them would compute again
+        # (a chunk of random numbers read by four reductions would be drawn four times), so
+        # it is realized here, on its device, and its size is its bytes there.
+        realize(x._node)
+        return int(x.nbytes)
 
 
 class _RegisterAfter(importlib.abc.Loader):

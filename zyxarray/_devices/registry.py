@@ -25,87 +25,119 @@ KNOWN_KINDS = ("cuda", "hip", "opencl", "vulkan", "cpu", "reference")
 #: runtimes that exist but offer no device yet, and why (``python -m zyxarray`` says so)
 UNDER_CONSTRUCTION: dict[str, str] = {}
 
-_lock = threading.Lock()
-_devices: dict[str, Device] | None = None
+_lock = threading.RLock()
+_found: dict[str, list[Device]] = {}     # runtime module -> its usable devices, once discovered
 _skipped: list[str] = []
 
+#: the runtime module that gives each kind of device
+_RUNTIME_OF = {"hip": "cuda"}
 
-def _discover() -> dict[str, Device]:
-    config = _config.current()
-    disabled = set(config.get("disabled"))
-    ids = config.get("devices")
-    limits = config.get("memory_limit")
-    where = config.sources["disabled"].removeprefix("file ")
-    found: dict[str, Device] = {}
-    for kind in RUNTIMES:
+
+def _discover(kind: str) -> list[Device]:
+    """The usable devices of one runtime module (discovered once: importing a runtime and
+    asking its driver costs time and memory, so a process that only ever uses ``cpu`` never
+    loads an OpenCL or Vulkan driver)."""
+    with _lock:
+        done = _found.get(kind)
+        if done is not None:
+            return done
+        config = _config.current()
+        disabled = set(config.get("disabled"))
+        ids = config.get("devices")
+        limits = config.get("memory_limit")
+        where = config.sources["disabled"].removeprefix("file ")
+        found: list[Device] = []
+        skipped: list[str] = []
         if kind in disabled:
-            _skipped.append(f"{kind}: disabled in {where}")
-            continue
-        try:
-            module = importlib.import_module(f"{__package__}.{kind}")
-        except ImportError as e:
-            if kind in ("cpu", "reference"):
-                raise
-            _skipped.append(f"{kind}: runtime not available ({e})")
-            continue
-        devices, reasons = module.discover()
-        _skipped.extend(reasons)
-        for dev in devices:
-            if dev.name in disabled or dev.info.kind in disabled:
-                _skipped.append(f"{dev.name}: disabled in {where}")
-                continue
-            kind_ids = ids.get(dev.info.kind)
-            if kind_ids is not None and getattr(dev, "index", 0) not in kind_ids:
-                _skipped.append(f"{dev.name}: not among the {dev.info.kind} ids {kind_ids} of "
-                                f"{config.sources['devices'].removeprefix('file ')}")
-                continue
-            dev.pool.wait_idle = dev.synchronize
-            limit = limits.get(dev.name, limits.get(dev.info.kind))
-            if limit is not None:      # (the pool refuses past it, as past the device's size)
-                dev.pool.capacity = min(limit, dev.pool.capacity or limit)
-            found[dev.name] = dev
-    _skipped.extend(UNDER_CONSTRUCTION.values())
-    for reason in _skipped:
-        _debug.log("devices", f"skipped {reason}")
-    for dev in found.values():
-        _debug.log("devices", f"found {dev.name}: {dev.info.description}")
-    if "cpu" not in found:
-        warnings.warn("zyxarray: the cpu device is unavailable ("
-                      + "; ".join(r for r in _skipped if r.startswith("cpu")) +
-                      "); the slow reference device serves instead", RuntimeWarning,
-                      stacklevel=3)
-    return found
+            skipped.append(f"{kind}: disabled in {where}")
+        else:
+            try:
+                module = importlib.import_module(f"{__package__}.{kind}")
+            except ImportError as e:
+                if kind in ("cpu", "reference"):
+                    raise
+                module = None
+                skipped.append(f"{kind}: runtime not available ({e})")
+            if module is not None:
+                devices, reasons = module.discover()
+                skipped.extend(reasons)
+                for dev in devices:
+                    if dev.name in disabled or dev.info.kind in disabled:
+                        skipped.append(f"{dev.name}: disabled in {where}")
+                        continue
+                    kind_ids = ids.get(dev.info.kind)
+                    if kind_ids is not None and getattr(dev, "index", 0) not in kind_ids:
+                        skipped.append(f"{dev.name}: not among the {dev.info.kind} ids "
+                                       f"{kind_ids} of "
+                                       f"{config.sources['devices'].removeprefix('file ')}")
+                        continue
+                    dev.pool.wait_idle = dev.synchronize
+                    limit = limits.get(dev.name, limits.get(dev.info.kind))
+                    if limit is not None:  # (the pool refuses past it, as past the device's size)
+                        dev.pool.capacity = min(limit, dev.pool.capacity or limit)
+                    found.append(dev)
+        _skipped.extend(skipped)
+        for reason in skipped:
+            _debug.log("devices", f"skipped {reason}")
+        for dev in found:
+            _debug.log("devices", f"found {dev.name}: {dev.info.description}")
+        if kind == "cpu" and not found:
+            warnings.warn("zyxarray: the cpu device is unavailable ("
+                          + "; ".join(r for r in skipped if r.startswith("cpu")) +
+                          "); the slow reference device serves instead", RuntimeWarning,
+                          stacklevel=4)
+        _found[kind] = found
+        return found
+
+
+#: devices that the program made itself (``add``): test doubles, mostly
+_added: dict[str, Device] = {}
+
+
+def add(device: Device) -> None:
+    """Make ``device`` (built by the program, not discovered) usable by its name."""
+    _added[device.name] = device
+
+
+def remove(device: Device) -> None:
+    """Undo ``add``."""
+    _added.pop(device.name, None)
 
 
 def devices() -> dict[str, Device]:
-    """Every usable device, by name, discovered once."""
-    global _devices
-    if _devices is None:
-        with _lock:
-            if _devices is None:
-                _devices = _discover()
-    return _devices
+    """Every usable device, by name, in ``RUNTIMES`` order (each runtime discovered once),
+    then those ``add`` gave."""
+    out: dict[str, Device] = {}
+    for kind in RUNTIMES:
+        for dev in _discover(kind):
+            out[dev.name] = dev
+    out.update(_added)
+    return out
 
 
 def skipped() -> list[str]:
     """Why each runtime or device that is not in ``devices()`` was skipped."""
     devices()
-    return list(_skipped)
+    return list(_skipped) + list(UNDER_CONSTRUCTION.values())
 
 
 def get(name: str | Device) -> Device:
-    """The device called ``name`` (``cpu``, ``reference``, ``opencl:0``; ``opencl`` = ``:0``)."""
+    """The device called ``name`` (``cpu``, ``reference``, ``opencl:0``; ``opencl`` = ``:0``).
+    Only the runtime of that kind is discovered."""
     if isinstance(name, Device):
         return name
-    devs = devices()
     key = str(name).strip().lower()
     if key == "auto":
         return auto()
-    if key in devs:
-        return devs[key]
-    if ":" not in key and f"{key}:0" in devs:
-        return devs[f"{key}:0"]
+    if key in _added:
+        return _added[key]
     kind = key.split(":")[0]
+    runtime = _RUNTIME_OF.get(kind, kind)
+    if runtime in RUNTIMES:
+        for dev in _discover(runtime):
+            if dev.name == key or (":" not in key and dev.name == f"{key}:0"):
+                return dev
+    devs = devices()
     why = [r for r in _skipped if r.split(":")[0].strip().lower() == kind]
     if why or kind in KNOWN_KINDS:
         raise ValueError(f"device {name!r} is not available here: "
@@ -156,11 +188,11 @@ def default() -> Device:
     global _default
     if _default is None:
         wanted = _config.get("default_device")     # (ZYXARRAY_DEVICE, else the file's)
-        devs = devices()
         if wanted:
             _default = get(wanted)
         else:
-            _default = devs["cpu"] if "cpu" in devs else next(iter(devs.values()))
+            cpu = _discover("cpu")
+            _default = cpu[0] if cpu else next(iter(devices().values()))
     return _default
 
 
