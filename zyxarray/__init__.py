@@ -7,7 +7,7 @@ array's device. This module only re-exports the public names.
 
 from __future__ import annotations
 
-from . import fft, lib, linalg, ma, polynomial, random, typing
+from . import exceptions, fft, lib, linalg, ma, polynomial, random, typing
 from ._api._array_object import Array
 from ._api._creation_functions import (
     arange,
@@ -134,6 +134,7 @@ from ._api._io import (
 from ._api._linalg_functions import tensordot
 from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
 from ._api._manipulation_functions import (
+    AxisError,
     broadcast_arrays,
     broadcast_shapes,
     broadcast_to,
@@ -424,6 +425,7 @@ newaxis = None
 
 __all__ = [
     "Array",
+    "AxisError",
     "CompileError",
     "Device",
     "DeviceError",
@@ -526,6 +528,7 @@ __all__ = [
     "equal",
     "errstate",
     "euler_gamma",
+    "exceptions",
     "exp",
     "exp2",
     "expand_dims",

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
+from tests.helpers import assert_close
 
 BINARY = ["add", "subtract", "multiply", "divide", "pow", "maximum", "atan2", "equal", "less",
           "bitwise_and", "logical_or", "hypot"]
@@ -103,3 +104,28 @@ def test_non_array_arguments() -> None:
         xp.sin([1.0, "a"])
     with pytest.raises(TypeError, match="explain"):
         xp.explain(np.ones(3))
+
+
+def test_numpy_errors_for_numpy_mistakes(device: str) -> None:
+    """The error NumPy raises, naming the function: the truth value of several elements, an
+    integer to a negative integer power (a silent 0 before), a misspelt dtype in zeros (the
+    message named ``full``), an axis out of range as ``exceptions.AxisError``."""
+    x = xp.asarray([2, 3], device=device)
+    for values in ([1, 2], []):
+        with pytest.raises(ValueError, match="__bool__: the truth value"):
+            bool(xp.asarray(values, device=device))
+    assert bool(xp.asarray([[5]], device=device))
+    for call in (lambda: x ** -1, lambda: xp.pow(x, xp.asarray([1, -2], device=device)),
+                 lambda: 2 ** xp.asarray([1, -1], device=device)):
+        with pytest.raises(ValueError, match="pow: integers to negative integer powers"):
+            call()
+    assert_close(x ** xp.asarray([0, 2], device=device), np.array([1, 9]))
+    assert_close(xp.astype(x, xp.float64 if xp.Device(device).info.float64 else xp.float32)
+                 ** -1, np.array([0.5, 1 / 3]), rtol=1e-6)
+    for fn in ("zeros", "ones", "empty", "full", "zeros_like", "full_like"):
+        args = {"full": (3, 1.0), "zeros_like": (x,), "full_like": (x, 1)}.get(fn, (3,))
+        with pytest.raises(TypeError, match=f"^{fn}: 'flaot32' is not a data type"):
+            getattr(xp, fn)(*args, dtype="flaot32")
+    with pytest.raises(xp.exceptions.AxisError, match="sum: axis 5"):
+        xp.sum(x, axis=5)
+    assert xp.AxisError is xp.exceptions.AxisError and issubclass(xp.AxisError, IndexError)

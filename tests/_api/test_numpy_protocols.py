@@ -151,3 +151,26 @@ def test_array_and_copy(device: str) -> None:
     with pytest.raises(ValueError, match="infs or NaNs"):
         xp.asarray_chkfinite([1.0, np.inf])
     assert_close(xp.identity(3), np.identity(3))
+
+
+def _double(x: xp.Array) -> xp.Array:
+    return x * 2
+
+
+def test_arrays_of_every_device_cross_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """multiprocessing (a spawned pool: a fresh interpreter) sends arrays of each device to a
+    child and back; each comes back on its device with its values."""
+    import multiprocessing
+    import os
+    from pathlib import Path
+
+    from zyxarray._devices import registry
+    root = str(Path(__file__).resolve().parents[2])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [root, *filter(None, [os.environ.get("PYTHONPATH")])]))
+    arrays = [xp.asarray(H, device=name) for name in registry.devices()]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        back = pool.map(_double, arrays, chunksize=len(arrays))
+    for a, b in zip(arrays, back):
+        assert isinstance(b, xp.Array) and b.device == a.device
+        assert_close(b, H * 2)

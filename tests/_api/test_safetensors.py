@@ -216,3 +216,30 @@ def test_saving_refuses_what_safetensors_cannot_hold(tmp_path: Path) -> None:
         xp.save_safetensors({"a": np.ones(1)}, tmp_path / "a.safetensors", metadata={"a": 1})
     with pytest.raises(TypeError, match="mapping"):
         xp.save_safetensors([np.ones(1)], tmp_path / "a.safetensors")
+
+
+def test_a_file_larger_than_the_devices_memory_is_used_slice_by_slice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 64 MiB tensor on a cpu device allowed 24 MiB more than it holds: reading it whole
+    fails with a MemoryError naming the device; slice by slice, each slice freed with its
+    array, it is summed."""
+    rows, cols = 4096, 4096                                # float32: 64 MiB
+    path = tmp_path / "big.safetensors"
+    header = json.dumps({"w": {"dtype": "F32", "shape": [rows, cols],
+                               "data_offsets": [0, rows * cols * 4]}}).encode()
+    header += b" " * (-len(header) % 8)
+    with open(path, "wb") as f:                           # (sparse: the data reads as 0)
+        f.write(struct.pack("<Q", len(header)) + header)
+        f.truncate(8 + len(header) + rows * cols * 4)
+        f.seek(8 + len(header) + 5 * cols * 4)            # one non-zero value, in row 5
+        f.write(np.float32(2.5).tobytes())
+    cpu = xp.Device("cpu")
+    pool = cpu.pool
+    monkeypatch.setattr(pool, "capacity", pool.in_use + 24 * 2**20)
+    w = xp.load_safetensors(path, device="cpu")["w"]
+    with pytest.raises(MemoryError, match="cpu"):
+        float(xp.sum(w))
+    total = 0.0
+    for start in range(0, rows, 512):                     # 8 MiB slices
+        total += float(xp.sum(w[start:start + 512]))
+    assert total == 2.5

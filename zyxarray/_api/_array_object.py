@@ -367,6 +367,10 @@ class Array:
         return read_scalar(self._node)
 
     def __bool__(self) -> builtins.bool:
+        if self.size != 1:
+            # (NumPy's error: ``if x:`` of several elements is a ValueError there too)
+            raise ValueError(f"__bool__: the truth value of an array of shape {self.shape} "
+                             f"is ambiguous ({self.size} elements): use any() or all()")
         return builtins.bool(self._scalar("__bool__"))
 
     def __int__(self) -> int:

@@ -158,14 +158,20 @@ def asarray(obj: Any, /, dtype: Any = None, order: Any = None, *, device: Any = 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C", *,
          device: Any = None, like: Any = None) -> Array:
     """An array of ``shape`` filled with ``fill_value``."""
-    _order("full", order)
     if device is None and isinstance(like, Array):
         device = like.device
+    return _full("full", shape, fill_value, dtype, order, device)
+
+
+def _full(name: str, shape: Any, fill_value: Any, dtype: Any, order: Any, device: Any
+          ) -> Array:
+    """``full`` for the public function ``name`` (its errors name it)."""
+    _order(name, order)
     dev = _device(device)
-    shape = _shape("full", shape)
+    shape = _shape(name, shape)
     if dtype is None and isinstance(fill_value, (Array, np.generic)):
         # a NumPy scalar or an array keeps its dtype, as in NumPy
-        dtype = dt.to_dtype(fill_value.dtype, "full")
+        dtype = dt.to_dtype(fill_value.dtype, name)
     if isinstance(fill_value, (Array, np.generic)):
         fill_value = fill_value.item()
     if dtype is None:
@@ -173,12 +179,12 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C", *,
         if d is dt.float64 and not dev.info.float64:
             d = dt.float32
     else:
-        d = dt.to_dtype(dtype, "full")
-    _check_dtype_device("full", d, dev)
+        d = dt.to_dtype(dtype, name)
+    _check_dtype_device(name, d, dev)
     if d in dt.INTEGER and isinstance(fill_value, int):
         info = np.iinfo(d.np)
         if not info.min <= fill_value <= info.max:
-            raise OverflowError(f"full: fill value {fill_value} is out of bounds for {d.name}")
+            raise OverflowError(f"{name}: fill value {fill_value} is out of bounds for {d.name}")
     value = np.asarray(fill_value).astype(d.np).item() if d not in dt.COMPLEX_FLOATING else \
         complex(fill_value)
     node = g.const(value, d.np, dev)
@@ -190,8 +196,8 @@ def zeros(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None
     """An array of zeros."""
     if device is None and isinstance(like, Array):
         device = like.device
-    return full(shape, 0.0 if dtype is None else 0, dtype=dtype or
-                default_float(_device(device)), order=order, device=device)
+    return _full("zeros", shape, 0.0 if dtype is None else 0,
+                 dtype or default_float(_device(device)), order, device)
 
 
 def ones(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
@@ -199,14 +205,17 @@ def ones(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
     """An array of ones."""
     if device is None and isinstance(like, Array):
         device = like.device
-    return full(shape, 1.0 if dtype is None else 1, dtype=dtype or
-                default_float(_device(device)), order=order, device=device)
+    return _full("ones", shape, 1.0 if dtype is None else 1,
+                 dtype or default_float(_device(device)), order, device)
 
 
 def empty(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
           like: Any = None) -> Array:
     """An array whose values are unspecified (zyxarray gives zeros: they cost no memory)."""
-    return zeros(shape, dtype=dtype, order=order, device=device, like=like)
+    if device is None and isinstance(like, Array):
+        device = like.device
+    return _full("empty", shape, 0.0 if dtype is None else 0,
+                 dtype or default_float(_device(device)), order, device)
 
 
 def _like(name: str, x: Any, dtype: Any, order: Any, shape: Any, device: Any
@@ -226,28 +235,28 @@ def zeros_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.b
                shape: Any = None, *, device: Any = None) -> Array:
     """Zeros with the shape, dtype and device of ``x`` (unless given)."""
     d, dev, sh = _like("zeros_like", x, dtype, order, shape, device)
-    return full(sh, 0, dtype=d, device=dev)
+    return _full("zeros_like", sh, 0, d, "C", dev)
 
 
 def ones_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.bool = True,
               shape: Any = None, *, device: Any = None) -> Array:
     """Ones with the shape, dtype and device of ``x`` (unless given)."""
     d, dev, sh = _like("ones_like", x, dtype, order, shape, device)
-    return full(sh, 1, dtype=d, device=dev)
+    return _full("ones_like", sh, 1, d, "C", dev)
 
 
 def empty_like(x: Any, /, dtype: Any = None, order: Any = "K", subok: builtins.bool = True,
                shape: Any = None, *, device: Any = None) -> Array:
     """An array like ``x`` whose values are unspecified (zeros here)."""
     d, dev, sh = _like("empty_like", x, dtype, order, shape, device)
-    return full(sh, 0, dtype=d, device=dev)
+    return _full("empty_like", sh, 0, d, "C", dev)
 
 
 def full_like(x: Any, /, fill_value: Any, dtype: Any = None, order: Any = "K",
               subok: builtins.bool = True, shape: Any = None, *, device: Any = None) -> Array:
     """``fill_value`` with the shape, dtype and device of ``x`` (unless given)."""
     d, dev, sh = _like("full_like", x, dtype, order, shape, device)
-    return full(sh, fill_value, dtype=d, device=dev)
+    return _full("full_like", sh, fill_value, d, "C", dev)
 
 
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,

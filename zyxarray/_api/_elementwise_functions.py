@@ -286,7 +286,24 @@ def pow(x1: Any, x2: Any, /) -> Array:
         check("pow", d, "numeric")
         node = g.cast(x1._node, d.np)
         return _wrap(node if x2 == 1 else g.alu(Op.MUL, node, node))
-    return _binary("pow", x1, x2, Op.POW, "numeric")
+    out = _binary("pow", x1, x2, Op.POW, "numeric")
+    if out.dtype in dt.INTEGER:
+        _no_negative_powers(x2)
+    return out
+
+
+def _no_negative_powers(x2: Any) -> None:
+    """NumPy's rule: an integer to a negative integer power raises (it would be a fraction;
+    a silent 0 is wrong). An array exponent is read to check it (one small reduction)."""
+    if isinstance(x2, (int, np.integer)) and not isinstance(x2, builtins.bool):
+        negative = x2 < 0
+    elif isinstance(x2, Array) and x2.dtype in dt.SIGNED:
+        from ._utility_functions import any as any_
+        negative = builtins.bool(any_(less(x2, 0)))
+    else:
+        return
+    if negative:
+        raise ValueError("pow: integers to negative integer powers are not allowed")
 
 
 def negative(x: Any, /) -> Array:
