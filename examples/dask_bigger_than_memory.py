@@ -43,11 +43,12 @@ def statistics(rng: Any, rows: int, chunk_rows: int) -> dict[str, Any]:
 def run(gib: float, workers: int, use_numpy: bool, timeout: float = 600
         ) -> tuple[dict[str, Any], float, str]:
     """(the statistics, the seconds they took, the chunks' type) of a ``gib`` GiB array on
-    ``workers`` workers, each allowed a quarter of it (at least 256 MiB: a worker process
-    needs about 100 MiB of its own). A run that takes longer than ``timeout`` raises."""
+    ``workers`` workers, each allowed a quarter of it, at least 1 GiB (a worker process
+    needs 100 to 350 MiB of its own: Python, dask, whatever dask imports where it runs). A
+    run that takes longer than ``timeout`` raises."""
     rows = int(gib * 2**30) // (8 * COLUMNS)
     chunk_rows = max(1, rows // (16 * workers))
-    limit = max(int(gib * 2**30 / 4), 256 * 2**20)
+    limit = max(int(gib * 2**30 / 4), 2**30)
     # one zyxarray thread per dask thread: the workers share the machine's cores
     os.environ.setdefault("ZYXARRAY_NUM_THREADS", "1")
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -77,7 +78,7 @@ def main() -> None:
     results, seconds, chunk_type = run(args.gib, args.workers, args.numpy)
     n = int(args.gib * 2**30) // (8 * COLUMNS) * COLUMNS
     print(f"{args.gib:.2f} GiB on {args.workers} workers of "
-          f"{max(args.gib / 4, 0.25):.2f} GiB each, "
+          f"{max(args.gib / 4, 1.0):.2f} GiB each, "
           f"chunks of {chunk_type.split('.')[0]}: {seconds:.2f} s")
     print(f"mean of the column means {float(np.mean(np.asarray(results['mean']))):+.5f}, "
           f"mean std {float(np.mean(np.asarray(results['std']))):.5f}, "
