@@ -38,6 +38,22 @@ def _e2m1(nibbles: np.ndarray) -> np.ndarray:
     return np.where(s == 1, -v, v).astype(np.float32)
 
 
+def _finite(codes: np.ndarray, exp_bits: int, man_bits: int, bias: int) -> np.ndarray:
+    """A small float format without infinities, from its definition (float64 arithmetic)."""
+    codes = codes.astype(np.int64)
+    s = codes >> (exp_bits + man_bits)
+    e = (codes >> man_bits) & ((1 << exp_bits) - 1)
+    m = (codes & ((1 << man_bits) - 1)).astype(np.float64)
+    v = np.where(e == 0, m * 2.0 ** (1 - bias - man_bits),
+                 (1 + m / 2 ** man_bits) * 2.0 ** (e.astype(np.float64) - bias))
+    return np.where(s == 1, -v, v)
+
+
+def _fnuz(b: np.ndarray, exp_bits: int, man_bits: int, bias: int) -> np.ndarray:
+    """AMD's float8 formats: no infinities, no negative zero: 0x80 is the NaN."""
+    return np.where(b == 0x80, np.nan, _finite(b, exp_bits, man_bits, bias)).astype(np.float32)
+
+
 EXPECTED = {
     "bfloat16": (HALVES, (HALVES.astype(np.uint32) << 16).view(np.float32)),
     "float8_e5m2": (BYTES, (BYTES.astype(np.uint16) << 8).view(np.float16).astype(np.float32)),
@@ -46,7 +62,36 @@ EXPECTED = {
                                        2.0 ** (BYTES.astype(np.float64) - 127)
                                        ).astype(np.float32)),
     "float4_e2m1fn_x2": (BYTES, _e2m1(np.stack([BYTES & 15, BYTES >> 4], -1).ravel())),
+    "float8_e4m3fnuz": (BYTES, _fnuz(BYTES, 4, 3, 8)),
+    "float8_e5m2fnuz": (BYTES, _fnuz(BYTES, 5, 2, 16)),
 }
+
+
+def _pack6(codes: np.ndarray) -> bytes:
+    """6-bit codes as a bit stream, least significant bit first, zero-padded to a byte."""
+    bits = ((codes[:, None] >> np.arange(6)) & 1).astype(np.uint8).ravel()
+    bits = np.concatenate([bits, np.zeros(-len(bits) % 8, np.uint8)])
+    return np.packbits(bits, bitorder="little").tobytes()
+
+
+@pytest.mark.parametrize("name,exp_bits,man_bits,bias", [("F6_E2M3", 2, 3, 1),
+                                                         ("F6_E3M2", 3, 2, 3)])
+def test_float6_streams(device: str, tmp_path: Path, name: str, exp_bits: int,
+                        man_bits: int, bias: int) -> None:
+    """Every 6-bit code, in a tensor whose length is not a multiple of four (the last group
+    of three bytes is partial), then a slice with an odd start."""
+    codes = np.concatenate([np.arange(64), np.arange(64)[::-1], [5, 37, 63]])   # 131 values
+    expected = _finite(codes, exp_bits, man_bits, bias).astype(np.float32)
+    data = _pack6(codes) + b"\xff" * 3                   # (a neighbour's bytes after it)
+    header = json.dumps({"t": {"dtype": name, "shape": [codes.size],
+                               "data_offsets": [0, -(-codes.size * 6 // 8)]},
+                         "n": {"dtype": "U8", "shape": [3],
+                               "data_offsets": [-(-codes.size * 6 // 8), len(data)]}}).encode()
+    path = _raw(tmp_path / "f6.safetensors", header, data)
+    t = xp.load_safetensors(path, device=device)["t"]
+    _same(np.asarray(t[125:]), expected[125:])             # (the tail first: its padding)
+    _same(np.asarray(t[3:11]), expected[3:11])
+    _same(np.asarray(t), expected)
 
 
 def _write_specs(path: Path) -> None:

@@ -11,18 +11,24 @@ nothing else, and a computation copies only the byte ranges it reads (``w[10:20]
 ten rows), straight from the mapping to the device. Formats that no device computes in are
 decoded on the device by a small kernel, into float32:
 
-=========  =======================================================  ============
-stored     what it is                                               dtype here
-=========  =======================================================  ============
-BF16       bfloat16: float32's top 16 bits                           float32
-F8_E4M3    float8 e4m3fn: bias 7, no infinities, NaN at S.1111.111   float32
-F8_E5M2    float8 e5m2: bias 15, IEEE infinities and NaNs            float32
-F8_E8M0    float8 e8m0fnu: a power of two 2**(e - 127), NaN at 255   float32
-F4         float4 e2m1fn, two per byte (first in the low nibble)     float32
-=========  =======================================================  ============
+===========  ======================================================  ==========
+stored       what it is                                              dtype here
+===========  ======================================================  ==========
+BF16         bfloat16: float32's top 16 bits                          float32
+F8_E4M3      float8 e4m3fn: bias 7, no infinities, NaN at S.1111.111  float32
+F8_E5M2      float8 e5m2: bias 15, IEEE infinities and NaNs           float32
+F8_E4M3FNUZ  float8 e4m3fnuz (AMD): bias 8, NaN at 0x80, no -0, no inf float32
+F8_E5M2FNUZ  float8 e5m2fnuz (AMD): bias 16, NaN at 0x80, no -0/inf    float32
+F8_E8M0      float8 e8m0fnu: a power of two 2**(e - 127), NaN at 255  float32
+F6_E2M3      float6 e2m3fn: bias 1, no inf or NaN; 4 values in 3 bytes float32
+F6_E3M2      float6 e3m2fn: bias 3, no inf or NaN; 4 values in 3 bytes float32
+F4           float4 e2m1fn, two per byte (first in the low nibble)    float32
+===========  ======================================================  ==========
 
 Every other stored type (BOOL, U8..U64, I8..I64, F16, F32, F64, C64) is its own dtype.
-Every decoded value is exact: float32 holds all of these formats' values.
+Every decoded value is exact: float32 holds all of these formats' values. The packed formats
+are a bit stream, least significant bit first (float4's first value is the low nibble of its
+byte; float6's four values fill three bytes so, as ONNX packs FLOAT6).
 """
 
 from __future__ import annotations
@@ -83,7 +89,8 @@ def _minifloat(exp_bits: int, man_bits: int, bias: int, nan: str) -> Any:
     """The decoder of a small float format (sign, ``exp_bits``, ``man_bits``): normal values
     are built as float32 bits (exponent rebiased, mantissa moved up), subnormal ones as
     ``mantissa * 2**(1 - bias - man_bits)`` (exact). ``nan``: "ieee" (an all-ones exponent
-    is infinity or NaN), "fn" (only all-ones exponent and mantissa is NaN) or "none"."""
+    is infinity or NaN), "fn" (only all-ones exponent and mantissa is NaN), "fnuz" (only the
+    negative-zero code is NaN: AMD's formats) or "none"."""
     top = (1 << exp_bits) - 1
 
     def decode(stored: g.Node, n: int) -> g.Node:
@@ -104,7 +111,11 @@ def _minifloat(exp_bits: int, man_bits: int, bias: int, nan: str) -> Any:
         elif nan == "fn":
             is_nan = _op(Op.AND, _eq(e, top), _eq(m, (1 << man_bits) - 1), dtype=_BOOL)
             value = _op(Op.WHERE, is_nan, _k(float("nan"), _F32, m), value)
-        return _signed(s, value)
+        out = _signed(s, value)
+        if nan == "fnuz":             # (no negative zero: its code is the one NaN)
+            out = _op(Op.WHERE, _eq(b, 1 << (exp_bits + man_bits)), _k(float("nan"), _F32, m),
+                      out)
+        return out
 
     return decode
 
@@ -135,7 +146,39 @@ def _float4(stored: g.Node, n: int) -> g.Node:
                      _k(1, np.dtype(np.int64), stored)), _I32)
     nibble = _bits(_op(Op.SHR, pairs, _op(Op.SHL, odd, _k(2, _I32, odd))), 0, 4)
     values = _E2M1(nibble, count * 2)
-    return values if n == count * 2 else g.slice_view(values, ((0, n, 1),))
+    return values if n == count * 2 else g.slice_view(values, ((0, 1, n),))
+
+
+def _float6(exp_bits: int, man_bits: int, bias: int) -> Any:
+    """Four values in three bytes, least significant bit first (as ONNX packs FLOAT6 and as
+    float4's first value is its low nibble): bytes b0 b1 b2 hold v0 = b0[0:6],
+    v1 = b0[6:8] + b1[0:4], v2 = b1[4:8] + b2[0:2], v3 = b2[2:8]."""
+    code = _minifloat(exp_bits, man_bits, bias, "none")
+
+    def decode(stored: g.Node, n: int) -> g.Node:
+        groups = stored.shape[0] // 3
+        b = g.reshape(g.cast(stored, _I32), (groups, 3))
+
+        def byte(i: int) -> g.Node:
+            return g.slice_view(b, ((0, 1, groups), (i, 1, 1)))
+
+        def lsh(x: g.Node, k: int) -> g.Node:
+            return _op(Op.SHL, x, _k(k, _I32, x))
+
+        b0, b1, b2 = byte(0), byte(1), byte(2)
+        parts = [_bits(b0, 0, 6),
+                 _op(Op.OR, _bits(b0, 6, 2), lsh(_bits(b1, 0, 4), 2)),
+                 _op(Op.OR, _bits(b1, 4, 4), lsh(_bits(b2, 0, 2), 4)),
+                 _bits(b2, 2, 6)]
+        lane = g.expand(g.reshape(g.iota(4, stored.device), (1, 4)), (groups, 4))
+        six = g.expand(parts[3], (groups, 4))
+        for i in (2, 1, 0):
+            is_i = _op(Op.CMPEQ, lane, _k(i, np.dtype(np.int64), lane), dtype=_BOOL)
+            six = _op(Op.WHERE, is_i, g.expand(parts[i], (groups, 4)), six)
+        values = code(g.reshape(six, (groups * 4,)), groups * 4)
+        return values if n == groups * 4 else g.slice_view(values, ((0, 1, n),))
+
+    return decode
 
 
 def _plain(name: str, dtype: Any) -> Codec:
@@ -149,11 +192,15 @@ CODECS: dict[str, Codec] = {c.name: c for c in (
     _plain("I32", np.int32), _plain("U64", np.uint64), _plain("I64", np.int64),
     _plain("F16", np.float16), _plain("F32", np.float32), _plain("F64", np.float64),
     _plain("C64", np.complex64),
-    Codec("BF16", np.dtype("<u2"), _F32, 1, _bfloat16),
-    Codec("F8_E4M3", np.dtype(np.uint8), _F32, 1, _minifloat(4, 3, 7, "fn")),
-    Codec("F8_E5M2", np.dtype(np.uint8), _F32, 1, _minifloat(5, 2, 15, "ieee")),
-    Codec("F8_E8M0", np.dtype(np.uint8), _F32, 1, _e8m0),
-    Codec("F4", np.dtype(np.uint8), _F32, 2, _float4),
+    Codec("BF16", np.dtype("<u2"), _F32, 0, _bfloat16),
+    Codec("F8_E4M3", np.dtype(np.uint8), _F32, 0, _minifloat(4, 3, 7, "fn")),
+    Codec("F8_E5M2", np.dtype(np.uint8), _F32, 0, _minifloat(5, 2, 15, "ieee")),
+    Codec("F8_E4M3FNUZ", np.dtype(np.uint8), _F32, 0, _minifloat(4, 3, 8, "fnuz")),
+    Codec("F8_E5M2FNUZ", np.dtype(np.uint8), _F32, 0, _minifloat(5, 2, 16, "fnuz")),
+    Codec("F8_E8M0", np.dtype(np.uint8), _F32, 0, _e8m0),
+    Codec("F6_E2M3", np.dtype(np.uint8), _F32, 6, _float6(2, 3, 1)),
+    Codec("F6_E3M2", np.dtype(np.uint8), _F32, 6, _float6(3, 2, 3)),
+    Codec("F4", np.dtype(np.uint8), _F32, 4, _float4),
 )}
 
 #: the stored type of each dtype when saving
@@ -209,7 +256,7 @@ def read_header(path: Any) -> tuple[dict[str, Any], dict[str, str], int]:
                 not all(type(o) is int for o in offsets) or not 0 <= offsets[0] <= offsets[1]:
             raise _bad(path, f"tensor {name!r}: data_offsets {offsets!r}")
         count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        nbytes = -(-count // codec.per_item) * codec.stored.itemsize
+        nbytes = codec.nbytes(count)
         if offsets[1] - offsets[0] != nbytes:
             raise _bad(path, f"tensor {name!r}: {entry['dtype']}{shape} is {nbytes} bytes, "
                              f"data_offsets {offsets} hold {offsets[1] - offsets[0]}")
@@ -242,7 +289,8 @@ def load_safetensors(path: Any, device: Any = None, *, metadata: bool = False) -
                 from ._creation_functions import zeros
                 out[name] = zeros(shape, dtype=codec.dtype, device=target)
                 continue
-            source = FileSource(mapping, data_start + entry["data_offsets"][0], codec,
+            begin, end = entry["data_offsets"]
+            source = FileSource(mapping, data_start + begin, codec, end - begin,
                                 os.fspath(path))
             out[name] = Array._new(file_node(source, shape, target))
     return (out, dict(meta)) if metadata else out

@@ -20,9 +20,10 @@ converts anything. ``stats["file_bytes"]`` counts the bytes copied from files.
 
 from __future__ import annotations
 
+import math
 import mmap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,46 +40,65 @@ stats = {"file_bytes": 0}
 class Codec:
     """How a stored format becomes a dtype the devices compute in.
 
-    ``stored``: the NumPy dtype of one stored item (uint8 for the float8 formats, uint16 for
-    bfloat16); ``per_item``: values in one stored item (2 for packed float4); ``decode``:
-    given the graph node of the stored items (1-D) and the number of values, the node of the
-    values (1-D, the codec's ``dtype``); None when the stored item is the value."""
+    ``stored``: the NumPy dtype of the stored units (uint8 for the float8, float6 and float4
+    formats, uint16 for bfloat16); ``bits``: bits per value (8 * itemsize but for the packed
+    formats: 4 for float4, 6 for float6, packed least significant bit first); ``decode``:
+    given the graph node of the stored units (1-D) and the number of values, the node of the
+    values (1-D, the codec's ``dtype``); None when a stored unit is the value."""
 
     name: str
     stored: np.dtype
     dtype: np.dtype
-    per_item: int = 1
+    bits: int = 0
     decode: Callable[[Node, int], Node] | None = None
+
+    @property
+    def value_bits(self) -> int:
+        return self.bits or self.stored.itemsize * 8
+
+    @property
+    def group(self) -> int:
+        """Values in the smallest run that fills whole stored units (1; 2 for float4, 4 for
+        float6: 3 bytes)."""
+        unit = self.stored.itemsize * 8
+        return math.lcm(self.value_bits, unit) // self.value_bits
+
+    def nbytes(self, count: int) -> int:
+        """The bytes ``count`` values take in the file."""
+        return -(-count * self.value_bits // 8)
 
 
 @dataclass(eq=False)
 class FileSource:
-    """A tensor's bytes in a mapped file: ``start`` is the byte offset of its first value."""
+    """A tensor's bytes in a mapped file: ``start`` is the byte offset of its first value,
+    ``nbytes`` how many bytes it has there."""
 
     mapping: mmap.mmap
     start: int
     codec: Codec
+    nbytes: int
     path: str = ""
-    held: list[Any] = field(default_factory=list)   # (what must outlive the mapping)
 
     def read(self, node: Node, first: int, stop: int) -> tuple[Node, int]:
         """The values ``[first, stop)`` of ``node`` (flat, row-major) on its device: (a
         realized 1-D node holding values from ``first'`` on, ``first'``), where ``first'``
-        is ``first`` rounded down to a whole stored item."""
+        is ``first`` rounded down to a whole group of stored units (``Codec.group``)."""
         from .realize import realize
         c = self.codec
-        item_first, item_stop = first // c.per_item, -(-stop // c.per_item)
-        size = c.stored.itemsize
-        count = item_stop - item_first
-        raw = np.frombuffer(self.mapping, dtype=c.stored, count=count,
-                            offset=self.start + item_first * size)
+        g = c.group
+        first, stop = first // g * g, -(-stop // g) * g
+        lo, hi = first * c.value_bits // 8, stop * c.value_bits // 8
+        raw = np.frombuffer(self.mapping, dtype=np.uint8, count=min(hi, self.nbytes) - lo,
+                            offset=self.start + lo)
         stats["file_bytes"] += raw.nbytes
-        stored = graph.from_host(raw, node.device)
+        if hi > self.nbytes:          # (the last group of a packed tensor: zero padding)
+            raw = np.concatenate([raw, np.zeros(hi - self.nbytes, np.uint8)])
+        stored = graph.from_host(raw.view(c.stored), node.device)
         if c.decode is None:
-            return stored, item_first * c.per_item
-        values = c.decode(stored, count * c.per_item)
+            return stored, first
+        values = c.decode(stored, stop - first)
         realize(values)
-        return values, item_first * c.per_item
+        return values, first
 
 
 def file_node(source: FileSource, shape: tuple[int, ...], device: Any) -> Node:
