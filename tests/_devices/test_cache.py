@@ -80,3 +80,41 @@ def test_store_is_atomic_and_lookup_finds_it(tmp_path: Path,
     assert [p.name for p in (tmp_path / "unit").iterdir()] == [final.name]
     monkeypatch.setenv("ZYXARRAY_DISK_CACHE", "0")
     assert not cache.enabled() and cache.lookup("unit", digest, ".bin") is None
+
+
+def _start(cache_dir: Path) -> subprocess.Popen:
+    env = child_env(ROOT, ZYXARRAY_CACHE_DIR=str(cache_dir))
+    env.pop("ZYXARRAY_DISK_CACHE", None)
+    return subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+
+
+@pytest.mark.skipif("cpu" not in registry.devices(), reason="no cpu device")
+def test_eight_processes_compiling_the_same_kernels_at_once(tmp_path: Path) -> None:
+    """Eight processes start together on an empty cache: each gets the right values, the
+    entries they race to store are whole, and a ninth process compiles nothing."""
+    children = [_start(tmp_path) for _ in range(8)]
+    outputs = [c.communicate(timeout=300) for c in children]
+    assert all(c.returncode == 0 for c in children), [e for _, e in outputs]
+    values = {out.strip().rsplit("\n", 1)[0] for out, _ in outputs}
+    assert len(values) == 1
+    again, compiled = _child(tmp_path)
+    assert compiled == 0 and {again} == values
+    assert not [p for p in (tmp_path / "cpu").iterdir() if p.name.startswith(".tmp-")]
+
+
+@pytest.mark.skipif("cpu" not in registry.devices(), reason="no cpu device")
+def test_an_unwritable_cache_directory_is_warned_about_once(tmp_path: Path) -> None:
+    """A cache path that cannot be made (a file stands in its way; the tests run as root,
+    for whom permissions do not stop a write): one warning, the right values, and the
+    entries of a readable cache are still used."""
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    env = child_env(ROOT, ZYXARRAY_CACHE_DIR=str(blocked / "cache"))
+    env.pop("ZYXARRAY_DISK_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("cannot be written") == 1, out.stderr
+    good_values, _ = _child(tmp_path / "good")
+    assert out.stdout.strip().rsplit("\n", 1)[0] == good_values

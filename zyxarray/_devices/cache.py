@@ -4,15 +4,21 @@ Layer: ``_devices``. Imports nothing above it.
 
 Files are written to a temporary name in the cache directory and renamed into place, so
 concurrent processes never see a half-written entry; an entry that fails to load is
-recompiled and replaced.
+recompiled and replaced. A cache directory that cannot be written (read-only, or its path
+blocked by a file) is warned about once; entries already in it are still used, and new ones
+go to a temporary directory of this process, deleted at exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import os
+import shutil
 import tempfile
+import threading
+import warnings
 from pathlib import Path
 
 from .. import _config, _debug
@@ -37,10 +43,38 @@ def root() -> Path:
     return _config.cache_dir()
 
 
+_fallback: Path | None = None     # this process's own directory, when root() is unwritable
+_fallback_lock = threading.Lock()
+
+
 def directory(kind: str) -> Path:
-    d = root() / kind
+    """The directory new entries of ``kind`` are written to (made if needed)."""
+    if _fallback is None:
+        d = root() / kind
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            if os.access(d, os.W_OK):
+                return d
+            raise PermissionError(f"{d} is not writable")
+        except OSError as e:
+            _fall_back(e)
+    assert _fallback is not None
+    d = _fallback / kind
     d.mkdir(parents=True, exist_ok=True)
     return d
+
+
+def _fall_back(error: OSError) -> None:
+    global _fallback
+    with _fallback_lock:
+        if _fallback is not None:
+            return
+        path = Path(tempfile.mkdtemp(prefix="zyxarray-kernels-"))
+        atexit.register(shutil.rmtree, path, ignore_errors=True)
+        warnings.warn(f"zyxarray: the kernel cache directory {root()} cannot be written "
+                      f"({error}); kernels compiled by this process are kept in {path} until "
+                      "it exits", RuntimeWarning, stacklevel=4)
+        _fallback = path
 
 
 def trim(limit: int | None = None) -> int:
@@ -75,8 +109,12 @@ def lookup(kind: str, digest: str, suffix: str) -> Path | None:
     """The cached file for ``digest`` if there is one."""
     if not enabled():
         return None
-    path = directory(kind) / f"{digest}{suffix}"
-    return path if path.exists() else None
+    for base in (root(), _fallback):
+        if base is not None:
+            path = base / kind / f"{digest}{suffix}"
+            if path.exists():
+                return path
+    return None
 
 
 def store_file(kind: str, digest: str, suffix: str, produced: Path) -> Path:

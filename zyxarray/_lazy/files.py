@@ -30,7 +30,7 @@ import numpy as np
 
 from . import graph
 from .graph import Node
-from .view import at_offset
+from .view import at_offset, span
 
 #: bytes copied from files to devices (tests and the bench read it)
 stats = {"file_bytes": 0}
@@ -150,10 +150,5 @@ def _span(v: Any, size: int) -> tuple[int, int]:
     """The flat elements ``[first, stop)`` that a view can read, within ``[0, size)``."""
     if 0 in v.shape:
         return 0, 0
-    first = last = v.offset
-    for n, stride in zip(v.shape, v.strides):
-        if stride > 0:
-            last += (n - 1) * stride
-        else:
-            first += (n - 1) * stride
-    return max(first, 0), min(last + 1, size)
+    first, stop = span(v)
+    return max(first, 0), min(stop, size)

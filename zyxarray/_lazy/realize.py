@@ -29,7 +29,7 @@ from .files import load_files
 from .graph import Node
 from .lower import Canonical, canonicalize, forget, lower, phases, scratch
 from .schedule import KernelPlan, LibraryStep, schedule
-from .view import View, contiguous_strides
+from .view import contiguous_strides, span
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
 # (deeper ones are realized as they grow), which needs a few frames per level.
@@ -477,7 +477,7 @@ def to_host(node: Node) -> np.ndarray:
             return np.full(node.shape, base.arg, node.dtype)
         flat = np.full((1,), base.arg, node.dtype)
     else:
-        first, stop = _span(simple) if simple is not None else (0, base.size)  # (elements)
+        first, stop = span(simple) if simple is not None else (0, base.size)  # (elements)
         held: list[tuple[Node, ...]] = []
         if base.buffer is None:
             held.append(base.srcs)          # (alive until the copy is queued)
@@ -499,17 +499,6 @@ def to_host(node: Node) -> np.ndarray:
     if st is None:
         return flat.reshape(node.shape)
     return _gather_host(flat, st, node.shape, node.dtype)
-
-
-def _span(v: View) -> tuple[int, int]:
-    """The elements ``[first, stop)`` of its base that a (non-empty, unmasked) view reads."""
-    first = last = v.offset
-    for size, stride in zip(v.shape, v.strides):
-        if stride > 0:
-            last += (size - 1) * stride
-        else:
-            first += (size - 1) * stride
-    return first, last + 1
 
 
 def _gather_host(flat: np.ndarray, st: tuple, shape: tuple[int, ...], dtype: np.dtype

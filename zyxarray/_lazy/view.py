@@ -203,6 +203,17 @@ def merge(a: View, b: View) -> View | None:
 ShapeTracker = tuple[View, ...]
 
 
+def span(v: View) -> tuple[int, int]:
+    """The elements ``[first, stop)`` of its base that a (non-empty) view can read."""
+    first = last = v.offset
+    for size, stride in zip(v.shape, v.strides):
+        if stride > 0:
+            last += (size - 1) * stride
+        else:
+            first += (size - 1) * stride
+    return first, last + 1
+
+
 def at_offset(v: View, offset: int) -> View:
     """``v`` moved to start at ``offset`` (``v._replace(offset=...)``, without its cost)."""
     return _tuple_new(View, (v.shape, v.strides, offset, v.mask))
