@@ -135,3 +135,44 @@ def test_in_place_functions_refuse_lists_as_numpy_does() -> None:
         xp.fill_diagonal([[1, 2], [3, 4]], 0)
     with pytest.raises(TypeError, match="astype"):
         xp.astype([1, 2], xp.int8)
+
+
+def _first_parameter_is_an_array(fn: object) -> bool:
+    import inspect
+
+    from zyxarray._api._arguments import ARRAY_PARAMETERS, NOT_CONVERTED, SEQUENCE_PARAMETERS
+    try:
+        params = list(inspect.signature(inspect.unwrap(fn)).parameters.values())  # type: ignore
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and fn.__name__ not in NOT_CONVERTED and \
+        params[0].name in ARRAY_PARAMETERS | SEQUENCE_PARAMETERS  # type: ignore[attr-defined]
+
+
+ARRAY_FIRST = [(n, f) for n, f in PUBLIC if _first_parameter_is_an_array(f)]
+
+
+def test_objects_that_are_not_arrays_are_refused_naming_the_function() -> None:
+    """Every public function that takes an array first refuses an arbitrary object with a
+    TypeError that starts with its name (before any work), and takes an object that offers
+    its values through NumPy's ``__array__`` as NumPy does."""
+    assert len(ARRAY_FIRST) > 250
+    refused = []
+    for name, fn in ARRAY_FIRST:
+        try:
+            fn(object())
+        except TypeError as e:
+            if not str(e).startswith(fn.__name__ + ":"):
+                refused.append(f"{name}: {e}")
+        except Exception as e:      # (what the test is about)
+            refused.append(f"{name}: {type(e).__name__}: {e}")
+        else:
+            refused.append(f"{name}: no error")
+    assert not refused, "\n".join(refused)
+
+    class Values:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            return np.array([1.0, 4.0, 9.0])
+
+    np.testing.assert_allclose(np.asarray(xp.sqrt(Values())), [1.0, 2.0, 3.0])
+    np.testing.assert_allclose(np.asarray(xp.concat([Values(), [16.0]])), [1, 4, 9, 16])

@@ -50,6 +50,7 @@ UNCHECKED = frozenset({
 ARRAY_PARAMETERS = frozenset({
     "x", "x1", "x2", "a", "b", "a1", "a2", "ar", "ar1", "ar2", "arr", "ary", "array", "v",
     "y", "condition", "values", "weights", "xp", "fp", "p", "u", "element", "test_elements",
+    "z", "f", "filt", "seq_of_zeros",
 })
 #: parameters that take a sequence of arrays (each element may be an array-like)
 SEQUENCE_PARAMETERS = frozenset({"arrays", "tup", "arys", "operands"})
@@ -112,6 +113,20 @@ def _like(v: Any) -> bool:
     return t is not Array and (t in _LIKE_TYPES or isinstance(v, np.generic))
 
 
+def _foreign(v: Any) -> bool:
+    """Neither an array, an array-like of the known kinds, a number, a string nor None."""
+    t = type(v)
+    return not (isinstance(v, Array) or t in _LIKE_TYPES or t in _NUMBER_TYPES or
+                t in _TEXT_TYPES or v is None or isinstance(v, np.generic))
+
+
+def _array_protocol(v: Any) -> bool:
+    """Whether ``v`` offers its values as NumPy and zyxarray take them (pandas, CuPy,
+    PyTorch objects...)."""
+    return any(hasattr(v, a) for a in ("__array__", "__array_interface__", "__dlpack__",
+                                       "__cuda_array_interface__"))
+
+
 def _call_device(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     found: set[Any] = set()
     _devices_in(args, found)
@@ -135,12 +150,25 @@ def _as_arrays(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
     for where, v in places:
         if type(v) in _TEXT_TYPES:
             raise TypeError(f"{name}: expected an array, got {type(v).__name__} {v!r}")
+        if _foreign(v):
+            if not _array_protocol(v):
+                raise TypeError(f"{name}: expected an array, got {type(v).__name__}")
+            v = _require_array(name, v, device)       # (NumPy's __array__, DLPack, ...)
+            if isinstance(where, int):
+                out_args[where] = v
+            else:
+                out_kwargs[where] = v
+            continue
         if _like(v) or (none_is_array and type(v) in _NUMBER_TYPES):
             v = _require_array(name, v, device)
             if isinstance(where, int):
                 out_args[where] = v
             else:
                 out_kwargs[where] = v
+    if 0 <= sequence < len(args) and type(args[sequence]) not in (list, tuple) and \
+            not isinstance(args[sequence], (Array, np.ndarray)):
+        raise TypeError(f"{name}: expected a sequence of arrays, got "
+                        f"{type(args[sequence]).__name__}")
     if 0 <= sequence < len(args) and type(args[sequence]) in (list, tuple):
         items = args[sequence]
         if any(_like(v) or type(v) in _NUMBER_TYPES for v in items):
@@ -166,11 +194,17 @@ def _needs_conversion(args: tuple[Any, ...], kwargs: dict[str, Any],
             continue
         if t in _LIKE_TYPES or t in _TEXT_TYPES or isinstance(v, np.generic):
             return True
+        if t not in _NUMBER_TYPES and v is not None and not isinstance(v, Array):
+            return True           # (another kind of object: an array-like, or refused)
         numbers = numbers or t in _NUMBER_TYPES
     if numbers and not any(isinstance(v, Array) for v in values):
         return True
-    return 0 <= sequence < len(args) and type(args[sequence]) in (list, tuple) and \
-        any(type(v) is not Array for v in args[sequence])
+    if not 0 <= sequence < len(args):
+        return False
+    seq = args[sequence]
+    if type(seq) not in (list, tuple):
+        return not isinstance(seq, (Array, np.ndarray))    # (refused by _as_arrays)
+    return any(type(v) is not Array for v in seq)
 
 
 def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:

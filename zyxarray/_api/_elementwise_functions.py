@@ -177,7 +177,7 @@ def _require_array(name: str, x: Any, device: Device | None = None) -> Array:
     or scalar, a list or tuple, a Python number), made an array on ``device``."""
     if isinstance(x, Array):
         return x
-    if isinstance(x, _ARRAY_LIKES):
+    if isinstance(x, _ARRAY_LIKES) or hasattr(x, "__array__") or hasattr(x, "__dlpack__"):
         from ._creation_functions import asarray
         try:
             return asarray(x, device=device)
