@@ -127,20 +127,13 @@ def _array_protocol(v: Any) -> bool:
                                        "__cuda_array_interface__"))
 
 
-def _call_device(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    found: set[Any] = set()
-    _devices_in(args, found)
-    _devices_in(kwargs.values(), found)
-    return next(iter(found)) if len(found) == 1 else None
-
-
 def _as_arrays(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-               spec: tuple[tuple[int, ...], frozenset[str], int, int]
+               spec: tuple[tuple[int, ...], frozenset[str], int, int], device: Any
                ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """``args`` and ``kwargs`` with the array-likes at ``spec``'s places made arrays."""
+    """``args`` and ``kwargs`` with the array-likes at ``spec``'s places made arrays on
+    ``device`` (the arrays' among the arguments; None: the default)."""
     from ._elementwise_functions import _require_array
     positions, names, sequence, varargs = spec
-    device = _call_device(args, kwargs)
     places: list[tuple[Any, Any]] = [(i, args[i]) for i in positions if i < len(args)]
     places += [(k, kwargs[k]) for k in names if k in kwargs]
     if varargs >= 0:
@@ -150,16 +143,9 @@ def _as_arrays(name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
     for where, v in places:
         if type(v) in _TEXT_TYPES:
             raise TypeError(f"{name}: expected an array, got {type(v).__name__} {v!r}")
-        if _foreign(v):
-            if not _array_protocol(v):
-                raise TypeError(f"{name}: expected an array, got {type(v).__name__}")
-            v = _require_array(name, v, device)       # (NumPy's __array__, DLPack, ...)
-            if isinstance(where, int):
-                out_args[where] = v
-            else:
-                out_kwargs[where] = v
-            continue
-        if _like(v) or (none_is_array and type(v) in _NUMBER_TYPES):
+        if _foreign(v) and not _array_protocol(v):   # (NumPy's __array__, DLPack... convert)
+            raise TypeError(f"{name}: expected an array, got {type(v).__name__}")
+        if _foreign(v) or _like(v) or (none_is_array and type(v) in _NUMBER_TYPES):
             v = _require_array(name, v, device)
             if isinstance(where, int):
                 out_args[where] = v
@@ -214,6 +200,7 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        device = None           # (of the arrays among the arguments: array-likes join it)
         if len(args) + len(kwargs) > 1 or (args and type(args[0]) in (list, tuple)):
             found: set[Any] = set()
             _devices_in(args, found)
@@ -221,8 +208,9 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
                 _devices_in(kwargs.values(), found)
             if len(found) > 1:
                 raise mixed_devices(name, found)
+            device = next(iter(found), None)
         if _needs_conversion(args, kwargs, spec):
-            args, kwargs = _as_arrays(name, args, kwargs, spec)
+            args, kwargs = _as_arrays(name, args, kwargs, spec, device)
         return fn(*args, **kwargs)
 
     call.__zyx_device_checked__ = True  # type: ignore[attr-defined]

@@ -93,7 +93,7 @@ def _minifloat(exp_bits: int, man_bits: int, bias: int, nan: str) -> Any:
     negative-zero code is NaN: AMD's formats) or "none"."""
     top = (1 << exp_bits) - 1
 
-    def decode(stored: g.Node, n: int) -> g.Node:
+    def decode(stored: g.Node) -> g.Node:
         b = g.cast(stored, _I32)
         e = _bits(b, man_bits, exp_bits)
         m = _bits(b, 0, man_bits)
@@ -120,13 +120,13 @@ def _minifloat(exp_bits: int, man_bits: int, bias: int, nan: str) -> Any:
     return decode
 
 
-def _bfloat16(stored: g.Node, n: int) -> g.Node:
+def _bfloat16(stored: g.Node) -> g.Node:
     b = g.cast(stored, _I32)
     magnitude = _float_of(_op(Op.SHL, _bits(b, 0, 15), _k(16, _I32, b)))
     return _signed(_bits(b, 15, 1), magnitude)
 
 
-def _e8m0(stored: g.Node, n: int) -> g.Node:
+def _e8m0(stored: g.Node) -> g.Node:
     e = g.cast(stored, _I32)
     value = _float_of(_op(Op.SHL, e, _k(23, _I32, e)))
     value = _op(Op.WHERE, _eq(e, 0), _k(2.0 ** -127, _F32, e), value)
@@ -136,7 +136,7 @@ def _e8m0(stored: g.Node, n: int) -> g.Node:
 _E2M1 = _minifloat(2, 1, 1, "none")
 
 
-def _float4(stored: g.Node, n: int) -> g.Node:
+def _float4(stored: g.Node) -> g.Node:
     """Two values per byte, the first in the low nibble: byte ``i // 2`` read twice, then
     shifted by 4 for odd ``i``."""
     count = stored.shape[0]
@@ -145,8 +145,7 @@ def _float4(stored: g.Node, n: int) -> g.Node:
     odd = g.cast(_op(Op.AND, g.iota(count * 2, stored.device),
                      _k(1, np.dtype(np.int64), stored)), _I32)
     nibble = _bits(_op(Op.SHR, pairs, _op(Op.SHL, odd, _k(2, _I32, odd))), 0, 4)
-    values = _E2M1(nibble, count * 2)
-    return values if n == count * 2 else g.slice_view(values, ((0, 1, n),))
+    return _E2M1(nibble)
 
 
 def _float6(exp_bits: int, man_bits: int, bias: int) -> Any:
@@ -155,7 +154,7 @@ def _float6(exp_bits: int, man_bits: int, bias: int) -> Any:
     v1 = b0[6:8] + b1[0:4], v2 = b1[4:8] + b2[0:2], v3 = b2[2:8]."""
     code = _minifloat(exp_bits, man_bits, bias, "none")
 
-    def decode(stored: g.Node, n: int) -> g.Node:
+    def decode(stored: g.Node) -> g.Node:
         groups = stored.shape[0] // 3
         b = g.reshape(g.cast(stored, _I32), (groups, 3))
 
@@ -175,8 +174,7 @@ def _float6(exp_bits: int, man_bits: int, bias: int) -> Any:
         for i in (2, 1, 0):
             is_i = _op(Op.CMPEQ, lane, _k(i, np.dtype(np.int64), lane), dtype=_BOOL)
             six = _op(Op.WHERE, is_i, g.expand(parts[i], (groups, 4)), six)
-        values = code(g.reshape(six, (groups * 4,)), groups * 4)
-        return values if n == groups * 4 else g.slice_view(values, ((0, 1, n),))
+        return code(g.reshape(six, (groups * 4,)))
 
     return decode
 
@@ -218,19 +216,18 @@ def _bad(path: Any, why: str) -> ValueError:
                       f"{why}")
 
 
-def read_header(path: Any) -> tuple[dict[str, Any], dict[str, str], int]:
-    """(the tensors' entries, the metadata, the data's byte offset) of a safetensors file,
-    each entry checked: a known dtype, a shape of non-negative ints, and data offsets that
-    hold exactly its bytes inside the file."""
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        head = f.read(8)
-        if len(head) < 8:
-            raise _bad(path, f"{size} bytes, shorter than the 8-byte header length")
-        (n,) = struct.unpack("<Q", head)
-        if n > MAX_HEADER or n > size - 8:
-            raise _bad(path, f"a header length of {n} bytes (the file has {size})")
-        text = f.read(n)
+def read_header(path: Any, f: Any) -> tuple[dict[str, Any], dict[str, str], int]:
+    """(the tensors' entries, the metadata, the data's byte offset) of the safetensors file
+    ``path``, open as ``f``, each entry checked: a known dtype, a shape of non-negative
+    ints, and data offsets that hold exactly its bytes inside the file."""
+    size = os.fstat(f.fileno()).st_size
+    head = f.read(8)
+    if len(head) < 8:
+        raise _bad(path, f"{size} bytes, shorter than the 8-byte header length")
+    (n,) = struct.unpack("<Q", head)
+    if n > MAX_HEADER or n > size - 8:
+        raise _bad(path, f"a header length of {n} bytes (the file has {size})")
+    text = f.read(n)
     try:
         header = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -272,12 +269,12 @@ def load_safetensors(path: Any, device: Any = None, *, metadata: bool = False) -
     ``metadata=True``, ``(tensors, metadata)``. Only the header is read here; see the
     module's docstring for what is copied when, and the dtypes of the stored formats."""
     target = registry.get(device) if device is not None else registry.default()
-    header, meta, data_start = read_header(path)
+    with open(path, "rb") as f:
+        header, meta, data_start = read_header(path, f)
+        # (a header alone, no tensor data: nothing to map)
+        mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if header else None
     out: dict[str, Array] = {}
     if header:
-        with open(path, "rb") as f:
-            size = os.path.getsize(path)
-            mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else None
         for name, entry in header.items():
             codec = CODECS[entry["dtype"]]
             if codec.dtype == np.float64 and not target.info.float64:
@@ -285,7 +282,7 @@ def load_safetensors(path: Any, device: Any = None, *, metadata: bool = False) -
                                 f"{target.name} has no float64")
             shape = tuple(entry["shape"])
             count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-            if count == 0 or mapping is None:
+            if count == 0:
                 from ._creation_functions import zeros
                 out[name] = zeros(shape, dtype=codec.dtype, device=target)
                 continue

@@ -50,7 +50,7 @@ class Codec:
     stored: np.dtype
     dtype: np.dtype
     bits: int = 0
-    decode: Callable[[Node, int], Node] | None = None
+    decode: Callable[[Node], Node] | None = None
 
     @property
     def value_bits(self) -> int:
@@ -96,7 +96,7 @@ class FileSource:
         stored = graph.from_host(raw.view(c.stored), node.device)
         if c.decode is None:
             return stored, first
-        values = c.decode(stored, stop - first)
+        values = c.decode(stored)
         realize(values)
         return values, first
 
