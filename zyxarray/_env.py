@@ -43,8 +43,12 @@ CUDA_DIALECT = "ZYXARRAY_CUDA_DIALECT"
 #: name (unset: unpickling it raises ValueError). The config file's ``unpickle_device``.
 UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
 
+#: Set to ``0`` to keep Array's hot path in Python (``_api/_hot.py``: element reads and writes
+#: and scalar arithmetic in C, built with the cpu device's compiler).
+HOT = "ZYXARRAY_HOT"
+
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE)
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT)
 
 
 def get(name: str, default: str | None = None) -> str | None:

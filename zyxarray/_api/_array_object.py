@@ -32,6 +32,7 @@ from .._lazy import graph as g
 from .._lazy.realize import read_scalar, realize, store_element, to_host, write_region
 from .._lazy.view import ShapeTracker, View, compose
 from . import _dtypes as dt
+from . import _hot
 
 
 def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, Any], Any]:
@@ -232,10 +233,10 @@ class _Storage:
         self.members = live
 
 
-class Array:
+class Array(_hot.Base):
     """A zyxarray array. Create one with ``zyxarray.asarray`` or another creation function."""
 
-    __slots__ = ("__weakref__", "_alias", "_node")
+    __slots__ = ("__weakref__",)    # (and _hot.Base's: _node, _alias)
     __array_priority__ = 100
     _node: g.Node
     _alias: tuple[_Storage, ShapeTracker | None, builtins.bool] | None
@@ -366,14 +367,14 @@ class Array:
                             f"scalars, got shape {self.shape}")
         return read_scalar(self._node)
 
-    def __bool__(self) -> builtins.bool:
+    def _bool(self) -> builtins.bool:
         if self.size != 1:
             # (NumPy's error: ``if x:`` of several elements is a ValueError there too)
             raise ValueError(f"__bool__: the truth value of an array of shape {self.shape} "
                              f"is ambiguous ({self.size} elements): use any() or all()")
         return builtins.bool(self._scalar("__bool__"))
 
-    def __int__(self) -> int:
+    def _int(self) -> int:
         if self.dtype in dt.COMPLEX_FLOATING:
             raise TypeError("__int__: cannot convert a complex array to int")
         v = self._scalar("__int__")
@@ -381,7 +382,7 @@ class Array:
             raise (ValueError if v != v else OverflowError)(f"__int__: cannot convert {v}")
         return int(v)
 
-    def __float__(self) -> float:
+    def _float(self) -> float:
         if self._node.dtype.kind == "c":
             raise TypeError("__float__: cannot convert a complex array to float")
         return float(self._scalar("__float__"))
@@ -389,7 +390,7 @@ class Array:
     def __complex__(self) -> complex:
         return complex(self._scalar("__complex__"))
 
-    def __index__(self) -> int:
+    def _index(self) -> int:
         if self.dtype not in dt.INTEGER:
             raise TypeError(f"__index__: only integer arrays are valid indices, "
                             f"got {self.dtype.name}")
@@ -472,10 +473,10 @@ class Array:
         return Array._new(g.copy_to(self._node, target))
 
     # -- indexing -----------------------------------------------------------------------------
-    def __getitem__(self, key: Any) -> Array:
+    def _getitem(self, key: Any) -> Array:
         return (_ix or _indexing()).getitem(self, key)
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def _setitem(self, key: Any, value: Any) -> None:
         node = self._node
         tk = type(key)
         if (tk is int or tk is tuple) and node.buffer is not None and self._alias is None \
@@ -503,6 +504,12 @@ class Array:
         exclusive = sys.getrefcount(self._node) == 2 and self._node.realized and \
             not (isinstance(value, Array) and value._node is self._node)
         self._node = ix.setitem(self, key, value, in_place=exclusive)._node
+        if not exclusive and (tk is int or tk is tuple) and \
+                hasattr(self._node.device, "host_array") and \
+                element_index(key, self._node.shape) is not None:
+            # an element written into a pending array in host memory: the array is computed
+            # now, so the writes that follow (a loop over elements) are stores into it
+            realize(self._node)
 
     # -- operators ----------------------------------------------------------------------------
     def _binop(self, name: str, other: Any, reflected: builtins.bool = False) -> Any:
@@ -539,17 +546,17 @@ class Array:
         else:
             self[...] = result
 
-    __add__ = _operator("add")
-    __radd__ = _operator("add", reflected=True)
+    _add = _operator("add")
+    _radd = _operator("add", reflected=True)
     def __iadd__(self, o: Any) -> Any: return self._inplace("add", o)
-    __sub__ = _operator("subtract")
-    __rsub__ = _operator("subtract", reflected=True)
+    _sub = _operator("subtract")
+    _rsub = _operator("subtract", reflected=True)
     def __isub__(self, o: Any) -> Any: return self._inplace("subtract", o)
-    __mul__ = _operator("multiply")
-    __rmul__ = _operator("multiply", reflected=True)
+    _mul = _operator("multiply")
+    _rmul = _operator("multiply", reflected=True)
     def __imul__(self, o: Any) -> Any: return self._inplace("multiply", o)
-    __truediv__ = _operator("divide")
-    __rtruediv__ = _operator("divide", reflected=True)
+    _truediv = _operator("divide")
+    _rtruediv = _operator("divide", reflected=True)
     def __itruediv__(self, o: Any) -> Any: return self._inplace("divide", o)
     def __floordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o)
     def __rfloordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o, True)
@@ -591,14 +598,14 @@ class Array:
         self._assign(result)
         return self
 
-    def __lt__(self, o: Any) -> Any: return self._binop("less", o)
-    def __le__(self, o: Any) -> Any: return self._binop("less_equal", o)
-    def __gt__(self, o: Any) -> Any: return self._binop("greater", o)
-    def __ge__(self, o: Any) -> Any: return self._binop("greater_equal", o)
-    def __eq__(self, o: object) -> Any: return self._binop("equal", o)  # type: ignore[override]
-    def __ne__(self, o: object) -> Any: return self._binop("not_equal", o)  # type: ignore[override]
+    def _lt(self, o: Any) -> Any: return self._binop("less", o)
+    def _le(self, o: Any) -> Any: return self._binop("less_equal", o)
+    def _gt(self, o: Any) -> Any: return self._binop("greater", o)
+    def _ge(self, o: Any) -> Any: return self._binop("greater_equal", o)
+    def _eq(self, o: object) -> Any: return self._binop("equal", o)
+    def _ne(self, o: object) -> Any: return self._binop("not_equal", o)
 
-    def __neg__(self) -> Array:
+    def _neg(self) -> Array:
         from ._elementwise_functions import negative
         return negative(self)
 
@@ -1050,6 +1057,7 @@ def _indexing() -> Any:
     return _ix
 
 
+_hot.install(Array)     # (its hot slots: in C where _hot.c builds, else these methods)
 _FAST = _fast_rules()
 _OPERAND_TYPES = (Array, builtins.bool, int, float, complex, np.ndarray, np.generic)
 

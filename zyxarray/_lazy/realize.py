@@ -13,7 +13,7 @@ import hashlib
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -349,6 +349,40 @@ def store_element(node: Node, idx: tuple[int, ...], value: Any) -> bool:
     return True
 
 
+def host_window(node: Node) -> tuple | None:
+    """Where ``node``'s elements lie in host memory, for the C hot path (``_api/_hot.c``):
+    (address, dtype, shape, byte strides, whether the node owns the buffer, device),
+    for realized data or a one-view unmasked window of it on a device whose memory is the
+    host's, once its producer has finished; None otherwise. The answer holds until the node
+    changes or a kernel writes into an existing buffer (``on_write``)."""
+    if node.buffer is not None:
+        base, offset, strides, direct = node, 0, contiguous_strides(node.shape), True
+    elif node.op == "VIEW":
+        st = node.arg
+        if len(st) != 1 or st[0].mask is not None or st[0].shape != node.shape:
+            return None
+        base, offset, strides, direct = node.srcs[0], st[0].offset, st[0].strides, False
+    else:
+        return None
+    if base.buffer is None or len(node.shape) > 8 or base.dtype != node.dtype:
+        return None
+    memory = host_memory(base.buffer, base.dtype)
+    if memory is None:
+        return None
+    item = node.dtype.itemsize
+    return (memory.ctypes.data + offset * item, node.dtype, node.shape,
+            tuple(s * item for s in strides), direct, node.device)
+
+
+def _nothing() -> None:
+    pass
+
+
+#: called before a kernel may write into a buffer that already holds data (the C hot path
+#: then forgets where arrays' elements are: ``_api/_hot.py`` sets it)
+on_write: Callable[[], None] = _nothing
+
+
 def read_scalar(node: Node) -> Any:
     """The value of a one-element node as a Python scalar: a constant's value, an element of
     host memory, or a read through ``to_host``."""
@@ -370,6 +404,7 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
     from .schedule import build_plan
 
     assert node.realized
+    on_write()
     if value.base().op == "CONST" and len(region) == 1 and region[0].mask is None \
             and math.prod(region[0].shape) == 1 and (value.op == "CONST" or (
                 len(value.arg) == 1 and value.arg[0].mask is None)):
@@ -392,6 +427,7 @@ def realize(*nodes: Node) -> None:
     targets = _unrealized_bases(nodes)
     if not targets:
         return
+    on_write()
     if graph.pending_copies[0]:
         _copies_first(targets)
         targets = [t for t in targets if not t.realized]

@@ -1,0 +1,690 @@
+/* The hot path of zyxarray.Array, in C: what Python loops over small arrays do most.
+ *
+ * `_hot.py` compiles this file with the cpu device's C compiler (once, into the kernel
+ * cache) and makes its type, `Core`, the base class of `Array`. Core holds an array's two
+ * fields (`_node`, `_alias`) and implements the slots that element loops hit:
+ *
+ *   a[i], a[i, j]          an element of host memory (cpu, reference), read now: a scalar
+ *   a[i] = v               an element stored in host memory the array alone owns
+ *   x + y, x - y, x * y, x / y, comparisons, -x   on known scalars: computed now
+ *   float(x), int(x), bool(x), operator.index(x)  of a known scalar: no read
+ *
+ * A *known scalar* is a 0-d array whose value is known on the host: a CONST node, or an
+ * element this file read. It is made without a graph node; `_node` builds one (a CONST, by
+ * `make_const`) when Python code asks for it. A *window* is where an array's elements lie in
+ * host memory (address, dtype, shape, byte strides), learnt from `host_window` and trusted
+ * until the array's node changes (the `_node` setter forgets it) or anything writes into an
+ * existing buffer by a kernel (`bump`, called by realize and write_region, moves the epoch).
+ *
+ * Every other case, and every case that would need an error, calls the Python method of the
+ * same name with a leading underscore (`Array._getitem`, `Array._add`, ...): the slow path
+ * is the whole semantics, this file only shortcuts cases whose result it computes exactly as
+ * the kernels do (IEEE arithmetic in the array's dtype, two's complement integer wrap). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+
+enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_COUNT };
+enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
+#define MAXDIM 8
+
+typedef union { double f; int64_t i; uint64_t u; } Value;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *node;         /* the graph node (NULL for a known scalar not yet asked for) */
+    PyObject *alias;        /* (storage, view, writeable) or None */
+    PyObject *device;       /* a known scalar's or a window's device */
+    int sc;                 /* SC_*: is this a known scalar? (a node's kind never changes) */
+    int code;               /* the known scalar's dtype (C_*) */
+    Value value;
+    uint64_t win_epoch;     /* the epoch the window was learnt at; 0: never */
+    int win_ok, win_direct, win_code, win_ndim;
+    char *win_ptr;
+    Py_ssize_t win_shape[MAXDIM], win_strides[MAXDIM];
+} Core;
+
+static PyTypeObject CoreType;
+static PyTypeObject *ArrayType;             /* zyxarray.Array, the one subclass */
+static uint64_t epoch = 1;
+static int enabled = 1;
+/* Python callables given to `install` */
+static PyObject *make_const, *host_window, *dtype_codes;
+static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
+                *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
+static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST;
+
+static int is_float(int code) { return code == C_F32 || code == C_F64; }
+static int is_signed(int code) { return code >= C_I8 && code <= C_I64; }
+static int is_unsigned(int code) { return code >= C_U8 && code <= C_U64; }
+
+/* An integer wrapped into the dtype's width (two's complement, as the kernels' casts). */
+static Value wrap(int code, uint64_t u) {
+    Value v;
+    switch (code) {
+    case C_I8: v.i = (int8_t)u; break;
+    case C_I16: v.i = (int16_t)u; break;
+    case C_I32: v.i = (int32_t)u; break;
+    case C_I64: v.i = (int64_t)u; break;
+    case C_U8: v.u = (uint8_t)u; break;
+    case C_U16: v.u = (uint16_t)u; break;
+    case C_U32: v.u = (uint32_t)u; break;
+    default: v.u = u; break;
+    }
+    return v;
+}
+
+static int in_range(int code, PyObject *o, Value *out) {
+    /* A Python int as the dtype's value, if it fits (else the slow path decides). */
+    int overflow = 0;
+    if (is_unsigned(code)) {
+        long long s = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (s == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        uint64_t u;
+        if (overflow > 0) {
+            u = PyLong_AsUnsignedLongLong(o);
+            if (u == (uint64_t)-1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        } else if (overflow < 0 || s < 0) {
+            return 0;
+        } else {
+            u = (uint64_t)s;
+        }
+        static const uint64_t umax[] = {0, 0, 0, 0, 0, 0xFFu, 0xFFFFu, 0xFFFFFFFFu,
+                                        UINT64_MAX};
+        if (u > umax[code]) return 0;
+        out->u = u;
+        return 1;
+    }
+    long long s = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (s == -1 && PyErr_Occurred())) { PyErr_Clear(); return 0; }
+    static const int64_t lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
+    static const int64_t hi[] = {0, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
+    if (s < lo[code] || s > hi[code]) return 0;
+    out->i = s;
+    return 1;
+}
+
+/* -- known scalars ------------------------------------------------------------------------ */
+
+static PyObject *new_scalar(int code, Value v, PyObject *device) {
+    Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
+    if (o == NULL) return NULL;
+    o->sc = SC_KNOWN;
+    o->code = code;
+    o->value = v;
+    Py_INCREF(device);
+    o->device = device;
+    Py_INCREF(Py_None);
+    o->alias = Py_None;
+    return (PyObject *)o;
+}
+
+static PyObject *box(int code, Value v) {
+    if (is_float(code)) return PyFloat_FromDouble(v.f);
+    if (is_signed(code)) return PyLong_FromLongLong(v.i);
+    if (is_unsigned(code)) return PyLong_FromUnsignedLongLong(v.u);
+    return PyBool_FromLong(v.i != 0);
+}
+
+/* Is `self` a known scalar? Learns it from the node the first time (one CONST node of shape
+ * () and a dtype this file computes in). */
+static int known(Core *self) {
+    if (self->sc != SC_UNKNOWN) return self->sc == SC_KNOWN;
+    PyObject *node = self->node;
+    self->sc = SC_NONE;
+    if (node == NULL) return 0;
+    PyObject *op = PyObject_GetAttr(node, s_op);
+    if (op == NULL) { PyErr_Clear(); return 0; }
+    int is_const = op == s_CONST || (PyUnicode_Check(op) &&
+                                     PyUnicode_Compare(op, s_CONST) == 0);
+    Py_DECREF(op);
+    if (!is_const) return 0;
+    PyObject *shape = PyObject_GetAttr(node, s_shape);
+    PyObject *dtype = PyObject_GetAttr(node, s_dtype);
+    PyObject *arg = PyObject_GetAttr(node, s_arg);
+    PyObject *device = PyObject_GetAttr(node, s_device);
+    PyObject *code_obj = dtype ? PyDict_GetItemWithError(dtype_codes, dtype) : NULL;
+    int ok = 0;
+    if (shape && dtype && arg && device && code_obj && PyTuple_Check(shape) &&
+            PyTuple_GET_SIZE(shape) == 0) {
+        int code = (int)PyLong_AsLong(code_obj);
+        Value v;
+        if (is_float(code)) {
+            v.f = PyFloat_AsDouble(arg);
+            if (code == C_F32) v.f = (float)v.f;
+            ok = !(v.f == -1.0 && PyErr_Occurred());
+        } else if (code == C_BOOL) {
+            int t = PyObject_IsTrue(arg);
+            v.i = t;
+            ok = t >= 0;
+        } else if (PyLong_Check(arg)) {     /* (a CONST's int holds its dtype's value) */
+            ok = in_range(code, arg, &v);
+        }
+        if (ok) {
+            self->code = code;
+            self->value = v;
+            Py_INCREF(device);
+            Py_XSETREF(self->device, device);
+            self->sc = SC_KNOWN;
+        }
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_XDECREF(shape); Py_XDECREF(dtype); Py_XDECREF(arg); Py_XDECREF(device);
+    return ok;
+}
+
+/* A Python number or a known scalar of the same dtype and device, as the dtype's value (a
+ * Python number converted to the dtype, as the standard converts a scalar operand); 0 when
+ * the slow path must decide (another type, a value out of range, a bool). */
+static int operand(PyObject *o, int code, PyObject *device, Value *out) {
+    if (PyFloat_CheckExact(o)) {
+        if (!is_float(code)) return 0;
+        double d = PyFloat_AS_DOUBLE(o);
+        out->f = code == C_F32 ? (double)(float)d : d;
+        return 1;
+    }
+    if (PyLong_CheckExact(o)) {
+        if (code == C_BOOL) return 0;
+        if (is_float(code)) {
+            int overflow = 0;
+            long long s = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow || (s == -1 && PyErr_Occurred()) || s > (1LL << 53) ||
+                    s < -(1LL << 53)) {
+                PyErr_Clear();
+                return 0;
+            }
+            out->f = code == C_F32 ? (double)(float)s : (double)s;
+            return 1;
+        }
+        return in_range(code, o, out);
+    }
+    if (Py_TYPE(o) == ArrayType) {
+        Core *c = (Core *)o;
+        if (!known(c) || c->code != code || c->device != device) return 0;
+        *out = c->value;
+        return 1;
+    }
+    return 0;
+}
+
+static int arith(int op, int code, Value x, Value y, Value *r) {
+    if (code == C_F64) {
+        double a = x.f, b = y.f;
+        r->f = op == OP_ADD ? a + b : op == OP_SUB ? a - b : op == OP_MUL ? a * b : a / b;
+        return 1;
+    }
+    if (code == C_F32) {
+        float a = (float)x.f, b = (float)y.f;
+        float c = op == OP_ADD ? a + b : op == OP_SUB ? a - b : op == OP_MUL ? a * b : a / b;
+        r->f = c;
+        return 1;
+    }
+    if (code == C_BOOL || op == OP_DIV) return 0;   /* (int / int is float64: slow path) */
+    uint64_t a = x.u, b = y.u;
+    *r = wrap(code, op == OP_ADD ? a + b : op == OP_SUB ? a - b : a * b);
+    return 1;
+}
+
+static int compare(int op, int code, Value x, Value y) {
+    if (is_float(code)) {
+        double a = x.f, b = y.f;
+        switch (op) {
+        case Py_LT: return a < b;
+        case Py_LE: return a <= b;
+        case Py_EQ: return a == b;
+        case Py_NE: return a != b;
+        case Py_GT: return a > b;
+        default: return a >= b;
+        }
+    }
+    if (is_unsigned(code)) {
+        uint64_t a = x.u, b = y.u;
+        switch (op) {
+        case Py_LT: return a < b;
+        case Py_LE: return a <= b;
+        case Py_EQ: return a == b;
+        case Py_NE: return a != b;
+        case Py_GT: return a > b;
+        default: return a >= b;
+        }
+    }
+    int64_t a = x.i, b = y.i;
+    switch (op) {
+    case Py_LT: return a < b;
+    case Py_LE: return a <= b;
+    case Py_EQ: return a == b;
+    case Py_NE: return a != b;
+    case Py_GT: return a > b;
+    default: return a >= b;
+    }
+}
+
+/* -- windows -------------------------------------------------------------------------------- */
+
+/* 1 if the array's elements are in host memory at a known window, 0 if not (or not now). */
+static int window(Core *self) {
+    if (self->win_epoch == epoch) return self->win_ok;
+    PyObject *node = self->node;
+    if (node == NULL || host_window == NULL) return 0;
+    Py_INCREF(node);
+    PyObject *r = PyObject_CallOneArg(host_window, node);
+    int ok = 0;
+    if (r == NULL) {
+        PyErr_Clear();      /* (the slow path meets the same problem and reports it) */
+    } else if (self->node == node) {    /* (still this array's node: no other thread moved it) */
+        self->win_ok = 0;
+        if (r != Py_None) {
+            PyObject *shape = PyTuple_GET_ITEM(r, 2), *strides = PyTuple_GET_ITEM(r, 3);
+            Py_ssize_t n = PyTuple_GET_SIZE(shape);
+            self->win_ptr = (char *)PyLong_AsVoidPtr(PyTuple_GET_ITEM(r, 0));
+            PyObject *code = PyDict_GetItemWithError(dtype_codes, PyTuple_GET_ITEM(r, 1));
+            self->win_code = code ? (int)PyLong_AsLong(code) : -1;
+            self->win_direct = PyObject_IsTrue(PyTuple_GET_ITEM(r, 4));
+            self->win_ndim = (int)n;
+            for (Py_ssize_t k = 0; k < n && k < MAXDIM; k++) {
+                self->win_shape[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
+                self->win_strides[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(strides, k));
+            }
+            PyObject *device = PyTuple_GET_ITEM(r, 5);
+            Py_INCREF(device);
+            Py_XSETREF(self->device, device);
+            if (PyErr_Occurred()) PyErr_Clear();
+            else if (self->win_code >= 0 && n <= MAXDIM) ok = self->win_ok = 1;
+        }
+        self->win_epoch = epoch;
+    }
+    Py_XDECREF(r);
+    Py_DECREF(node);
+    return ok;
+}
+
+/* An index as a Py_ssize_t: a Python int or a known integer scalar; 0 if neither. */
+static int index_of(PyObject *k, Py_ssize_t *out) {
+    if (PyLong_CheckExact(k)) {
+        Py_ssize_t i = PyLong_AsSsize_t(k);
+        if (i == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        *out = i;
+        return 1;
+    }
+    if (Py_TYPE(k) == ArrayType) {
+        Core *c = (Core *)k;
+        if (!known(c) || !(is_signed(c->code) || is_unsigned(c->code))) return 0;
+        if (is_unsigned(c->code) && c->value.u > (uint64_t)PY_SSIZE_T_MAX) return 0;
+        *out = (Py_ssize_t)c->value.i;
+        return 1;
+    }
+    return 0;
+}
+
+/* The address of the element `key` names (an int, or a tuple of one per axis), in range;
+ * NULL for any other key or an index out of range (the slow path raises IndexError). */
+static char *element(Core *self, PyObject *key) {
+    int nd = self->win_ndim;
+    Py_ssize_t off = 0;
+    if (PyTuple_CheckExact(key)) {
+        if (PyTuple_GET_SIZE(key) != nd || nd == 0) return NULL;
+        for (int k = 0; k < nd; k++) {
+            Py_ssize_t i, s = self->win_shape[k];
+            if (!index_of(PyTuple_GET_ITEM(key, k), &i)) return NULL;
+            if (i < 0) i += s;
+            if (i < 0 || i >= s) return NULL;
+            off += i * self->win_strides[k];
+        }
+        return self->win_ptr + off;
+    }
+    Py_ssize_t i, s = self->win_shape[0];
+    if (nd != 1 || !index_of(key, &i)) return NULL;
+    if (i < 0) i += s;
+    if (i < 0 || i >= s) return NULL;
+    return self->win_ptr + i * self->win_strides[0];
+}
+
+static Value load(int code, const char *p) {
+    Value v;
+    switch (code) {
+    case C_BOOL: v.i = *(const uint8_t *)p != 0; break;
+    case C_I8: v.i = *(const int8_t *)p; break;
+    case C_I16: { int16_t t; memcpy(&t, p, 2); v.i = t; break; }
+    case C_I32: { int32_t t; memcpy(&t, p, 4); v.i = t; break; }
+    case C_I64: { int64_t t; memcpy(&t, p, 8); v.i = t; break; }
+    case C_U8: v.u = *(const uint8_t *)p; break;
+    case C_U16: { uint16_t t; memcpy(&t, p, 2); v.u = t; break; }
+    case C_U32: { uint32_t t; memcpy(&t, p, 4); v.u = t; break; }
+    case C_U64: { uint64_t t; memcpy(&t, p, 8); v.u = t; break; }
+    case C_F32: { float t; memcpy(&t, p, 4); v.f = t; break; }
+    default: { double t; memcpy(&t, p, 8); v.f = t; break; }
+    }
+    return v;
+}
+
+static void store(int code, char *p, Value v) {
+    switch (code) {
+    case C_BOOL: *(uint8_t *)p = v.i != 0; break;
+    case C_I8: case C_U8: *(uint8_t *)p = (uint8_t)v.u; break;
+    case C_I16: case C_U16: { uint16_t t = (uint16_t)v.u; memcpy(p, &t, 2); break; }
+    case C_I32: case C_U32: { uint32_t t = (uint32_t)v.u; memcpy(p, &t, 4); break; }
+    case C_I64: case C_U64: memcpy(p, &v.u, 8); break;
+    case C_F32: { float t = (float)v.f; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v.f, 8); break;
+    }
+}
+
+/* -- slots ---------------------------------------------------------------------------------- */
+
+static PyObject *call2(PyObject *fn, PyObject *a, PyObject *b) {
+    PyObject *args[2] = {a, b};
+    return PyObject_Vectorcall(fn, args, 2, NULL);
+}
+
+/* Could `key` name one element (ints, or known scalars)? Checked before `window`, whose
+ * first call for an array costs a Python call: slices never pay it. */
+static int int_key(PyObject *key) {
+    if (PyLong_CheckExact(key) || Py_TYPE(key) == ArrayType) return 1;
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) == 0) return 0;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(key); k++) {
+        PyObject *item = PyTuple_GET_ITEM(key, k);
+        if (!PyLong_CheckExact(item) && Py_TYPE(item) != ArrayType) return 0;
+    }
+    return 1;
+}
+
+static PyObject *Core_getitem(Core *self, PyObject *key) {
+    if (enabled && int_key(key) && window(self)) {
+        char *p = element(self, key);
+        if (p != NULL) return new_scalar(self->win_code, load(self->win_code, p), self->device);
+    }
+    return call2(slow_getitem, (PyObject *)self, key);
+}
+
+static int Core_setitem(Core *self, PyObject *key, PyObject *value) {
+    if (value == NULL) {
+        PyErr_Format(PyExc_TypeError, "'%.200s' object doesn't support item deletion",
+                     Py_TYPE(self)->tp_name);
+        return -1;
+    }
+    /* one element of a realized array that only this array shows: no view or pending
+     * result refers to its node (one reference: our field), so a store is the write */
+    if (enabled && self->alias == Py_None && self->node != NULL && int_key(key) &&
+            window(self) &&
+            self->win_direct && Py_REFCNT(self->node) == 1) {
+        Value v;
+        char *p = element(self, key);
+        if (p != NULL && operand(value, self->win_code, self->device, &v)) {
+            store(self->win_code, p, v);
+            return 0;
+        }
+    }
+    PyObject *args[3] = {(PyObject *)self, key, value};
+    PyObject *r = PyObject_Vectorcall(slow_setitem, args, 3, NULL);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyObject *binary(PyObject *a, PyObject *b, int op) {
+    int reflected = !PyObject_TypeCheck(a, &CoreType);
+    Core *s = (Core *)(reflected ? b : a);
+    PyObject *other = reflected ? a : b;
+    if (enabled && known(s)) {
+        Value y, r;
+        if (operand(other, s->code, s->device, &y)) {
+            Value x = s->value;
+            if (reflected) { Value t = x; x = y; y = t; }
+            if (arith(op, s->code, x, y, &r)) return new_scalar(s->code, r, s->device);
+        }
+    }
+    return call2(reflected ? slow_rarith[op] : slow_arith[op], (PyObject *)s, other);
+}
+
+static PyObject *Core_add(PyObject *a, PyObject *b) { return binary(a, b, OP_ADD); }
+static PyObject *Core_sub(PyObject *a, PyObject *b) { return binary(a, b, OP_SUB); }
+static PyObject *Core_mul(PyObject *a, PyObject *b) { return binary(a, b, OP_MUL); }
+static PyObject *Core_div(PyObject *a, PyObject *b) { return binary(a, b, OP_DIV); }
+
+static PyObject *Core_richcompare(PyObject *a, PyObject *b, int op) {
+    Core *s = (Core *)a;
+    if (enabled && known(s) && (s->code != C_BOOL || op == Py_EQ || op == Py_NE)) {
+        Value y;       /* (bools are not ordered in the standard: the slow path says so) */
+        if (operand(b, s->code, s->device, &y)) {
+            Value r;
+            r.i = compare(op, s->code, s->value, y);
+            return new_scalar(C_BOOL, r, s->device);
+        }
+    }
+    return call2(slow_compare[op], a, b);
+}
+
+static PyObject *call1(PyObject *fn, PyObject *a) { return PyObject_CallOneArg(fn, a); }
+
+static PyObject *Core_neg(PyObject *a) {
+    Core *s = (Core *)a;
+    if (enabled && known(s) && s->code != C_BOOL) {
+        Value r;
+        if (is_float(s->code)) r.f = -s->value.f;
+        else r = wrap(s->code, (uint64_t)0 - s->value.u);
+        return new_scalar(s->code, r, s->device);
+    }
+    return call1(slow_neg, a);
+}
+
+static double as_double(Core *s) {
+    if (is_float(s->code)) return s->value.f;
+    if (is_unsigned(s->code)) return (double)s->value.u;
+    return (double)s->value.i;
+}
+
+static PyObject *Core_float(PyObject *a) {
+    Core *s = (Core *)a;
+    if (enabled && known(s)) return PyFloat_FromDouble(as_double(s));
+    return call1(slow_float, a);
+}
+
+static PyObject *Core_int(PyObject *a) {
+    Core *s = (Core *)a;
+    if (enabled && known(s)) {
+        if (!is_float(s->code)) return box(s->code == C_BOOL ? C_I64 : s->code, s->value);
+        if (isfinite(s->value.f)) return PyLong_FromDouble(s->value.f);
+    }
+    return call1(slow_int, a);
+}
+
+static PyObject *Core_index(PyObject *a) {
+    Core *s = (Core *)a;
+    if (enabled && known(s) && (is_signed(s->code) || is_unsigned(s->code)))
+        return box(s->code, s->value);
+    return call1(slow_index, a);
+}
+
+static int Core_bool(PyObject *a) {
+    Core *s = (Core *)a;
+    if (enabled && known(s)) return is_float(s->code) ? s->value.f != 0.0 : s->value.u != 0;
+    PyObject *r = call1(slow_bool, a);
+    if (r == NULL) return -1;
+    int t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return t;
+}
+
+/* -- the type ------------------------------------------------------------------------------- */
+
+static PyObject *Core_get_node(Core *self, void *closure) {
+    if (self->node == NULL) {
+        if (self->sc != SC_KNOWN) {
+            PyErr_SetString(PyExc_AttributeError, "_node");
+            return NULL;
+        }
+        PyObject *v = box(self->code, self->value);
+        if (v == NULL) return NULL;
+        PyObject *code = PyLong_FromLong(self->code);
+        PyObject *args[3] = {code, v, self->device};
+        PyObject *n = code ? PyObject_Vectorcall(make_const, args, 3, NULL) : NULL;
+        Py_DECREF(v);
+        Py_XDECREF(code);
+        if (n == NULL) return NULL;
+        if (self->node == NULL) self->node = n;     /* (the known value stays known) */
+        else Py_DECREF(n);
+    }
+    Py_INCREF(self->node);
+    return self->node;
+}
+
+static int Core_set_node(Core *self, PyObject *value, void *closure) {
+    PyObject *old = self->node;
+    Py_XINCREF(value);
+    self->node = value;
+    self->sc = SC_UNKNOWN;
+    self->win_epoch = 0;
+    Py_CLEAR(self->device);
+    Py_XDECREF(old);
+    return 0;
+}
+
+static PyGetSetDef Core_getset[] = {
+    {"_node", (getter)Core_get_node, (setter)Core_set_node,
+     "the array's graph node (made for a known scalar when first asked for)", NULL},
+    {NULL}
+};
+
+static PyMemberDef Core_members[] = {
+    {"_alias", T_OBJECT_EX, offsetof(Core, alias), 0,
+     "(storage, view, writeable) shared with views, or None"},
+    {NULL}
+};
+
+static int Core_traverse(Core *self, visitproc visit, void *arg) {
+    Py_VISIT(self->node);
+    Py_VISIT(self->alias);
+    Py_VISIT(self->device);
+    return 0;
+}
+
+static int Core_clear(Core *self) {
+    Py_CLEAR(self->node);
+    Py_CLEAR(self->alias);
+    Py_CLEAR(self->device);
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    PyObject_GC_UnTrack(self);
+    Core_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyNumberMethods Core_number = {
+    .nb_add = Core_add,
+    .nb_subtract = Core_sub,
+    .nb_multiply = Core_mul,
+    .nb_true_divide = Core_div,
+    .nb_negative = Core_neg,
+    .nb_bool = Core_bool,
+    .nb_int = Core_int,
+    .nb_float = Core_float,
+    .nb_index = Core_index,
+};
+
+static PyMappingMethods Core_mapping = {
+    .mp_subscript = (binaryfunc)Core_getitem,
+    .mp_ass_subscript = (objobjargproc)Core_setitem,
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zyxarray._hot.Core",
+    .tp_doc = "The fields and hot slots of zyxarray.Array (see _hot.c).",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_as_number = &Core_number,
+    .tp_as_mapping = &Core_mapping,
+    .tp_richcompare = Core_richcompare,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_getset = Core_getset,
+    .tp_members = Core_members,
+};
+
+/* -- module functions ----------------------------------------------------------------------- */
+
+static PyObject *get(PyObject *d, const char *name) {
+    PyObject *v = PyDict_GetItemString(d, name);
+    if (v == NULL) PyErr_Format(PyExc_KeyError, "install: missing %s", name);
+    Py_XINCREF(v);
+    return v;
+}
+
+static PyObject *install(PyObject *mod, PyObject *args) {
+    PyObject *cls, *d;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyDict_Type, &d)) return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)cls, &CoreType)) {
+        PyErr_SetString(PyExc_TypeError, "install: the class must derive from Core");
+        return NULL;
+    }
+    static const char *cmp[6] = {"_lt", "_le", "_eq", "_ne", "_gt", "_ge"};
+    static const char *ar[4] = {"_add", "_sub", "_mul", "_truediv"};
+    static const char *rar[4] = {"_radd", "_rsub", "_rmul", "_rtruediv"};
+    if (!(make_const = get(d, "make_const")) || !(host_window = get(d, "host_window")) ||
+            !(dtype_codes = get(d, "dtype_codes")) || !(slow_getitem = get(d, "_getitem")) ||
+            !(slow_setitem = get(d, "_setitem")) || !(slow_float = get(d, "_float")) ||
+            !(slow_int = get(d, "_int")) || !(slow_bool = get(d, "_bool")) ||
+            !(slow_index = get(d, "_index")) || !(slow_neg = get(d, "_neg")))
+        return NULL;
+    for (int k = 0; k < 6; k++)
+        if (!(slow_compare[k] = get(d, cmp[k]))) return NULL;
+    for (int k = 0; k < 4; k++)
+        if (!(slow_arith[k] = get(d, ar[k])) || !(slow_rarith[k] = get(d, rar[k]))) return NULL;
+    Py_INCREF(cls);
+    ArrayType = (PyTypeObject *)cls;
+    Py_RETURN_NONE;
+}
+
+static PyObject *bump(PyObject *mod, PyObject *unused) {
+    epoch++;
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_enabled(PyObject *mod, PyObject *flag) {
+    int t = PyObject_IsTrue(flag);
+    if (t < 0) return NULL;
+    PyObject *previous = PyBool_FromLong(enabled);
+    enabled = t;
+    return previous;
+}
+
+static PyMethodDef module_methods[] = {
+    {"install", install, METH_VARARGS,
+     "install(Array, callables): the class and the Python slow paths (see _hot.py)"},
+    {"bump", bump, METH_NOARGS,
+     "A kernel may write into existing buffers: forget every array's window."},
+    {"set_enabled", set_enabled, METH_O,
+     "Turn the fast paths on or off (tests compare both); returns the previous setting."},
+    {NULL}
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_hotcore", "The hot path of zyxarray.Array (see _hot.c).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit__hotcore(void) {
+    CoreType.tp_new = PyBaseObject_Type.tp_new;    /* (object.__new__(Array) stays valid) */
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    s_op = PyUnicode_InternFromString("op");
+    s_shape = PyUnicode_InternFromString("shape");
+    s_dtype = PyUnicode_InternFromString("dtype");
+    s_arg = PyUnicode_InternFromString("arg");
+    s_device = PyUnicode_InternFromString("device");
+    s_CONST = PyUnicode_InternFromString("CONST");
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) return NULL;
+    PyModule_AddIntConstant(m, "MAXDIM", MAXDIM);
+    return m;
+}

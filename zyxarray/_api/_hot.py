@@ -1,0 +1,139 @@
+"""The hot path of ``Array`` in C (``_hot.c``): element reads and writes in host memory and
+arithmetic on known scalars, at NumPy's speed, for Python loops over small arrays.
+
+``Base`` is the class ``Array`` derives from: the C type ``Core`` when this machine's C
+compiler (the cpu device's, ``ZYXARRAY_CC``) can build ``_hot.c`` against this Python's
+headers, else ``PyBase``, the same fields in Python. Either way ``install(Array)`` binds
+the slots to ``Array``'s Python methods of the same names with a leading underscore
+(``_getitem``, ``_add``, ...), which hold the whole semantics: C only shortcuts the cases it
+computes exactly as the kernels do and calls them for everything else. ``ZYXARRAY_HOT=0``
+uses ``PyBase`` (the tests compare the two).
+
+The shared library is built once per source, Python and compiler, and kept in the kernel
+cache (``hot/``); a failed build is logged under the ``compile`` debug topic and leaves the
+Python path, never an error.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _debug, _env
+
+SOURCE = Path(__file__).with_name("_hot.c")
+#: the dtypes the C path reads, writes and computes in, by their code in ``_hot.c``
+CODES = {np.dtype(t): i for i, t in enumerate(
+    (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+     np.uint64, np.float32, np.float64))}
+DTYPES = {i: d for d, i in CODES.items()}
+#: the slots ``install`` binds (C slot or Python dunder -> the Array method it falls back to)
+SLOTS = {"__getitem__": "_getitem", "__setitem__": "_setitem", "__float__": "_float",
+         "__int__": "_int", "__bool__": "_bool", "__index__": "_index", "__neg__": "_neg",
+         "__lt__": "_lt", "__le__": "_le", "__eq__": "_eq", "__ne__": "_ne", "__gt__": "_gt",
+         "__ge__": "_ge", "__add__": "_add", "__radd__": "_radd", "__sub__": "_sub",
+         "__rsub__": "_rsub", "__mul__": "_mul", "__rmul__": "_rmul",
+         "__truediv__": "_truediv", "__rtruediv__": "_rtruediv"}
+
+
+class PyBase:
+    """``Core``'s fields, for a machine that cannot build it (the slots are the methods)."""
+
+    __slots__ = ("_alias", "_node")
+    __hash__ = None     # type: ignore[assignment]
+
+
+def _build() -> Any:
+    """The compiled ``_hotcore`` module, or None (the reason logged)."""
+    if _env.get(_env.HOT) == "0":
+        return None
+    from .._devices import cache
+    from .._devices.cpu import _compiler_identity, find_compiler
+
+    cc, why = find_compiler()
+    include = sysconfig.get_paths().get("include")
+    if cc is None or not include or not (Path(include) / "Python.h").exists():
+        _debug.log("compile", f"hot path: Python's ({why or 'no Python.h'}); loops over "
+                              "small arrays take the Python path")
+        return None
+    source = SOURCE.read_text()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    digest = cache.key(source, sys.version, include, _compiler_identity(cc))
+    path = cache.lookup("hot", digest, suffix)
+    try:
+        if path is None:
+            path = _compile(cc, include, source, digest, suffix, cache)
+        if path is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader("_hotcore", str(path))
+        spec = importlib.util.spec_from_file_location("_hotcore", str(path), loader=loader)
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        return module
+    except (OSError, ImportError) as e:
+        _debug.log("compile", f"hot path: {path} does not load ({e}); the Python path")
+        if path is not None:
+            cache.remove(path)
+        return None
+
+
+def _compile(cc: str, include: str, source: str, digest: str, suffix: str,
+             cache: Any) -> Path | None:
+    src = cache.temp_path("hot", ".c")
+    out = src.with_suffix(suffix)
+    cmd = [cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-ffp-contract=off",
+           "-fno-strict-aliasing", f"-I{include}", "-o", str(out), str(src)]
+    try:
+        src.write_text(source)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as e:
+        _debug.log("compile", f"hot path: {' '.join(cmd)} failed to run ({e})")
+        cache.remove(out)
+        return None
+    finally:
+        cache.remove(src)
+    if done.returncode != 0:
+        _debug.log("compile", f"hot path: {' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
+        cache.remove(out)
+        return None
+    if not cache.enabled():
+        return out      # (loaded from the temporary name; ``_build`` leaves it to the OS)
+    return cache.store_file("hot", digest, suffix, out)
+
+
+core = _build()
+Base: type = core.Core if core is not None else PyBase
+
+
+def make_const(code: int, value: Any, device: Any) -> Any:
+    """The CONST node of a known scalar the C path made (asked for by ``Array._node``)."""
+    from .._lazy import graph as g
+    return g.const(value, DTYPES[code], device)
+
+
+def install(cls: type) -> None:
+    """Bind ``cls``'s slots (``SLOTS``) to its underscore methods, in C or in Python."""
+    if core is None:
+        for dunder, method in SLOTS.items():
+            setattr(cls, dunder, getattr(cls, method))
+        return
+    from .._lazy import realize
+    callables = {method: getattr(cls, method) for method in SLOTS.values()}
+    callables.update(make_const=make_const, host_window=realize.host_window,
+                     dtype_codes=CODES)
+    core.install(cls, callables)
+    realize.on_write = core.bump
+
+
+def set_enabled(flag: bool) -> bool:
+    """Turn the C shortcuts on or off in this process (the previous setting); without the C
+    module there is nothing to turn, and the answer is False."""
+    return bool(core.set_enabled(flag)) if core is not None else False
