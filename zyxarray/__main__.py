@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 import zyxarray as xp
-from zyxarray import _config
+from zyxarray import _config, _env
 from zyxarray._devices import cache, registry
 from zyxarray._devices.base import Device
 from zyxarray._lazy import realize as _realize
@@ -97,6 +97,11 @@ def _report_devices() -> Device:
     where = cache.root() if cache.enabled() else \
         f"off ({_config.current().sources['disk_cache']})"
     print(f"kernel cache on disk: {where}")
+    from ._api import _hot
+    print("element loops: " + (
+        "in C (_api/_hot.c)" if _hot.core is not None else "in Python (ZYXARRAY_HOT=0)"
+        if _env.get(_env.HOT) == "0" else
+        "in Python (_api/_hot.c did not build: ZYXARRAY_DEBUG=compile says why)"))
     return default
 
 

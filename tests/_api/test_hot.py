@@ -115,7 +115,7 @@ def test_scalar_arithmetic_matches_the_python_path_and_numpy(dtype: str, op: str
             for y in OPERANDS:
                 out.append(_outcome(lambda s=s, y=y: fn(s, y)))
                 out.append(_outcome(lambda s=s, y=y: fn(y, s)))
-            out.append(_outcome(lambda s=s: fn(s, a[(k + 1) % 3])))
+            out.append(_outcome(lambda s=s, k=k: fn(s, a[(k + 1) % 3])))
             out.append(_outcome(lambda s=s: -s))
         return out
 

@@ -63,7 +63,11 @@ def _build() -> Any:
         _debug.log("compile", f"hot path: Python's ({why or 'no Python.h'}); loops over "
                               "small arrays take the Python path")
         return None
-    source = SOURCE.read_text()
+    try:
+        source = SOURCE.read_text()
+    except OSError as e:
+        _debug.log("compile", f"hot path: no source ({e}); the Python path")
+        return None
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     digest = cache.key(source, sys.version, include, _compiler_identity(cc))
     path = cache.lookup("hot", digest, suffix)
@@ -77,6 +81,8 @@ def _build() -> Any:
         assert spec is not None
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
+        if not cache.enabled():
+            cache.remove(path)      # (the loaded library stays mapped; nothing is kept)
         return module
     except (OSError, ImportError) as e:
         _debug.log("compile", f"hot path: {path} does not load ({e}); the Python path")
