@@ -1,11 +1,12 @@
 # The few commands people run. `make help` lists them.
 PYTHON ?= python
 
-.PHONY: help install test lint typecheck bench demo ci clean gpu-wheels gpu-test gpu-bench
+.PHONY: help install test fuzz lint typecheck bench demo ci clean gpu-wheels gpu-test gpu-bench
 
 help:
 	@echo "make install    install zyxarray with its test extras and PoCL (see README)"
 	@echo "make test       run the tests (python -m pytest)"
+	@echo "make fuzz       differential fuzzing campaign, 10^5 programs per device (FUZZ=N)"
 	@echo "make lint       ruff check zyxarray tests (skipped if ruff is not installed)"
 	@echo "make typecheck  mypy zyxarray"
 	@echo "make bench      benchmarks against NumPy (python bench/run.py)"
@@ -21,6 +22,13 @@ install:
 
 test:
 	$(PYTHON) -m pytest
+
+# random programs against NumPy on every device (tests/fuzzing.py); a failure prints its
+# minimized program, to be added to REGRESSIONS in tests/test_fuzz.py
+FUZZ ?= 100000
+fuzz:
+	ZYXARRAY_FUZZ_EXAMPLES=$(FUZZ) $(PYTHON) -m pytest tests/test_fuzz.py -k campaign -x \
+		-p no:cacheprovider
 
 lint:
 	@if command -v ruff >/dev/null 2>&1; then \

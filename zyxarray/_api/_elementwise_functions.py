@@ -315,7 +315,7 @@ def positive(x: Any, /) -> Array:
     """Elementwise ``+x`` (a copy of the values)."""
     x = _require_array("positive", x)
     check("positive", x.dtype, "numeric")
-    return x
+    return Array._new(x._node)      # (a new array, as NumPy's: a write to x is not seen)
 
 
 def abs(x: Any, /) -> Array:
@@ -323,7 +323,7 @@ def abs(x: Any, /) -> Array:
     x = _require_array("abs", x)
     check("abs", x.dtype, "numeric")
     if x.dtype in dt.UNSIGNED:
-        return x
+        return Array._new(x._node)
     return _wrap(g.alu(Op.ABS, x._node, dtype=np.empty(0, x.dtype.np).real.dtype))
 
 
@@ -539,7 +539,7 @@ def _rounding(name: str, x: Any, op: Op) -> Array:
     x = _require_array(name, x)
     check(name, x.dtype, "real-valued" if op is not Op.ROUND else "numeric")
     if x.dtype in dt.INTEGER or x.dtype is dt.bool:
-        return x
+        return Array._new(x._node)
     if x.dtype in dt.COMPLEX_FLOATING:
         part = np.empty(0, x.dtype.np).real.dtype
         re = g.alu(op, g.alu(Op.REAL, x._node, dtype=part))
@@ -639,7 +639,7 @@ def conj(x: Any, /) -> Array:
     x = _require_array("conj", x)
     check("conj", x.dtype, "numeric")
     if x.dtype not in dt.COMPLEX_FLOATING:
-        return x
+        return Array._new(x._node)
     return _wrap(g.alu(Op.CONJ, x._node))
 
 

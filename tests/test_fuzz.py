@@ -1,0 +1,89 @@
+"""Differential fuzzing (``tests/fuzzing.py``): random programs of every dtype, broadcasting,
+views, writes through views, element access, reductions, casts, observations and exports,
+run with NumPy and with zyxarray on every device and compared value by value.
+
+CI draws a fixed sample (the ``zyxarray`` Hypothesis profile is derandomized). ``make fuzz``
+runs a long campaign: ``ZYXARRAY_FUZZ_EXAMPLES`` programs per device (default 100,000), with
+random seeds. Each failure found becomes a program in ``REGRESSIONS`` (its minimized steps,
+as Hypothesis and ``Program.describe`` print them), replayed on every device.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests import fuzzing
+from zyxarray._devices import registry
+
+CAMPAIGN = os.environ.get("ZYXARRAY_FUZZ_EXAMPLES")
+#: programs per device in the fixed sample: host-memory devices compile in milliseconds,
+#: PoCL and lavapipe in tenths of a second
+SAMPLE = 200
+SAMPLE_SLOW = 80
+
+
+@pytest.mark.skipif(CAMPAIGN is not None, reason="the campaign runs test_campaign")
+def test_fixed_sample(device: str) -> None:
+    host = hasattr(registry.get(device), "host_array")
+
+    @settings(max_examples=SAMPLE if host else SAMPLE_SLOW)
+    @given(data=st.data())
+    def sample(data: st.DataObject) -> None:
+        data.draw(fuzzing.programs(device))
+
+    sample()
+
+
+@pytest.mark.skipif(CAMPAIGN is None, reason="make fuzz (ZYXARRAY_FUZZ_EXAMPLES) runs it")
+@settings(max_examples=int(CAMPAIGN or 1), derandomize=False, database=None)
+@given(data=st.data())
+def test_campaign(device: str, data: st.DataObject) -> None:
+    data.draw(fuzzing.programs(device, max_steps=24))
+
+
+#: programs the fuzzer found failing (minimized), replayed on every device
+REGRESSIONS: dict[str, list[tuple]] = {
+    # positive (and abs of unsigned, floor/ceil/trunc/round of integers, conj of reals)
+    # returned its argument itself, so a later write into the argument changed the result
+    "positive_is_a_copy": [
+        ("leaf", "uint32", (3,), [0, 0, 0]),
+        ("observe", 0),
+        ("unary", "positive", 0),
+        ("unary", "floor", 0),
+        ("unary", "abs", 0),
+        ("element_write", 0, (1,), 5),
+        ("write", 0, [("s", None, None, -1)], ("py", 7)),
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGRESSIONS))
+def test_regression(device: str, name: str) -> None:
+    fuzzing.run(REGRESSIONS[name], device)
+
+
+def test_the_checker_sees_a_wrong_value() -> None:
+    """A fuzzer that cannot fail is no fuzzer: a value changed behind zyxarray's back, a
+    write lost, a recycled export, each is reported."""
+    p = fuzzing.Program("cpu")
+    p.apply(("leaf", "float64", (3,), [1.0, 2.0, 3.0]))
+    p.apply(("unary", "negative", 0))
+    p.pool[1].ref[0] = 5.0                      # NumPy's side disagrees now
+    with pytest.raises(fuzzing.Mismatch, match="value 1 differs"):
+        p.finish()
+    q = fuzzing.Program("cpu")
+    q.apply(("leaf", "int32", (2, 2), [1, 2, 3, 4]))
+    q.apply(("view", 0, "index", [("i", 1)]))
+    q.pool[1].ref[0] = 9                        # a write only NumPy saw (a lost write)
+    with pytest.raises(fuzzing.Mismatch):
+        q.finish()
+    r = fuzzing.Program("cpu")
+    r.apply(("leaf", "float32", (2,), [1.0, -0.0]))
+    r.apply(("unary", "abs", 0))
+    r.pool[1].ref[1] = -0.0                     # a zero of the wrong sign
+    with pytest.raises(fuzzing.Mismatch):
+        r.finish()
