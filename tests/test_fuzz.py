@@ -10,16 +10,15 @@ as Hypothesis and ``Program.describe`` print them), replayed on every device.
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import fuzzing
+from zyxarray import _env
 from zyxarray._devices import registry
 
-CAMPAIGN = os.environ.get("ZYXARRAY_FUZZ_EXAMPLES")
+CAMPAIGN = _env.get(_env.FUZZ_EXAMPLES)
 #: programs per device in the fixed sample: host-memory devices compile in milliseconds,
 #: PoCL and lavapipe in tenths of a second
 SAMPLE = 200

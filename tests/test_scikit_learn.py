@@ -22,8 +22,8 @@ import sklearn.metrics as M
 import sklearn.metrics.pairwise as PW
 from sklearn.linear_model import RidgeClassifier, RidgeClassifierCV
 from sklearn.metrics import brier_score_loss, log_loss
-from sklearn.utils import all_estimators
 from sklearn.preprocessing import LabelBinarizer, label_binarize
+from sklearn.utils import all_estimators
 
 import zyxarray as xp
 

@@ -47,8 +47,12 @@ UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
 #: and scalar arithmetic in C, built with the cpu device's compiler).
 HOT = "ZYXARRAY_HOT"
 
+#: Programs per device in ``make fuzz``'s campaign (``tests/test_fuzz.py``; tests only).
+FUZZ_EXAMPLES = "ZYXARRAY_FUZZ_EXAMPLES"
+
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT)
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT,
+       FUZZ_EXAMPLES)
 
 
 def get(name: str, default: str | None = None) -> str | None:
