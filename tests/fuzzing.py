@@ -287,6 +287,11 @@ class Program:
             raise ValueError(kind)
 
         ref = _np(lambda: on(v.ref, np))
+        if isinstance(ref, np.generic):
+            # every axis indexed by an integer: NumPy gives a scalar, the standard a new 0-d
+            # array; either way a copy, which later views and writes share with nobody
+            self._add(_fresh(ref, on(v.zyx, xp), on(v.tol, np), on(v.sign, np)))
+            return
         self._add(Value(ref, on(v.zyx, xp), on(v.tol, np), on(v.sign, np)))
 
     def _write(self, i: int, key: Any, src: Any) -> None:
@@ -706,7 +711,7 @@ def _draw_step(draw: st.DrawFn, p: Program, dtypes: list[str]) -> Step | None:
             return None         # (NumPy drops the imaginary part with a warning)
         if v.ref.dtype.kind == "f" and np.dtype(target).kind in "iub" and target != "bool":
             info = np.iinfo(target)
-            x = v.ref
+            x = v.ref.astype(np.float64)
             if not (np.all(np.isfinite(x)) and np.all(x > info.min - 1.0)
                     and np.all(x < float(info.max))):
                 return None     # (NumPy's float-to-int cast of those is undefined)
