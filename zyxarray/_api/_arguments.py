@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -211,10 +212,52 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             device = next(iter(found), None)
         if _needs_conversion(args, kwargs, spec):
             args, kwargs = _as_arrays(name, args, kwargs, spec, device)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as e:
+            name_the_call(e, name)
+            raise
 
     call.__zyx_device_checked__ = True  # type: ignore[attr-defined]
     return call
+
+
+def _named(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` whose errors name ``name`` (``asanyarray`` reports what ``asarray`` found)."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as e:
+            name_the_call(e, name)
+            raise
+
+    call.__zyx_device_checked__ = True  # type: ignore[attr-defined]
+    return call
+
+
+_PREFIX = re.compile(r"[A-Za-z_][\w.]*: ")
+
+
+def name_the_call(error: BaseException, name: str) -> None:
+    """Make ``error``'s message name ``name``, the function the user called, where it names
+    another (``nansum`` reports what ``sum`` found: "sum: axis 5 is out of bounds" becomes
+    "nansum: axis 5 is out of bounds") or none (a device lookup's "unknown device"). The
+    exception keeps its type and traceback; messages that are not zyxarray's own form
+    ("name: ...", such as an error of a user's callback) are left alone."""
+    if not error.args or not isinstance(error.args[0], str):
+        return
+    msg = error.args[0]
+    if msg.startswith((f"{name}: ", f"{name}(")):
+        return
+    m = _PREFIX.match(msg)
+    if m is not None:
+        msg = f"{name}: {msg[m.end():]}"
+    elif msg.startswith("unknown device"):
+        msg = f"{name}: {msg}"
+    else:
+        return
+    error.args = (msg, *error.args[1:])
 
 
 _wrapped: dict[Callable[..., Any], Callable[..., Any]] = {}   # one wrapper per function
@@ -226,8 +269,13 @@ def check_namespace(namespace: dict[str, Any], names: list[str]) -> None:
     ``xp.linalg.matmul``) keeps one wrapper, named after the function."""
     for name in names:
         fn = namespace.get(name)
-        if not isinstance(fn, types.FunctionType) or name in UNCHECKED or \
-                fn.__name__ in UNCHECKED or getattr(fn, "__zyx_device_checked__", False):
+        if isinstance(fn, types.FunctionType) and (name in UNCHECKED or
+                                                   fn.__name__ in UNCHECKED) and \
+                not getattr(fn, "__zyx_device_checked__", False):
+            namespace[name] = _named(fn, name)    # (no checks: its errors name the call)
+            continue
+        if not isinstance(fn, types.FunctionType) or \
+                getattr(fn, "__zyx_device_checked__", False):
             continue
         if fn not in _wrapped:
             _wrapped[fn] = checked(fn, fn.__name__)

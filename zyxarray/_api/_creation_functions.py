@@ -267,8 +267,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
     for v in (start, stop, step):
         if isinstance(v, complex):
             raise TypeError("arange: complex arguments are not supported")
-    if step == 0:
-        raise ValueError("arange: step must not be zero")
+    if step == 0:       # (NumPy's exception for it)
+        raise ZeroDivisionError("arange: step must not be zero")
     dev = _device(device)
     if dtype is None:
         is_float = any(isinstance(v, (float, np.floating)) for v in (start, stop, step))
@@ -298,6 +298,9 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: builtins.bool = 
     """``num`` evenly spaced values from start to stop (stop included if ``endpoint``).
     NumPy's ``retstep`` (also return the step) and array ``start``/``stop`` (the values
     along ``axis``) are accepted."""
+    num = _count("linspace", num)
+    if isinstance(axis, builtins.bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"linspace: axis must be an integer, got {axis!r}")
     if isinstance(start, (Array, np.ndarray, list, tuple)) or \
             isinstance(stop, (Array, np.ndarray, list, tuple)):
         return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
@@ -327,6 +330,22 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: builtins.bool = 
     if d in dt.INTEGER:
         val = g.alu(Op.FLOOR, val)   # NumPy 2 rounds toward -inf for integer dtypes
     return Array._new(g.cast(val, d.np))
+
+
+def _count(name: str, num: Any) -> int:
+    """``num``, a number of samples, checked: an integer (NumPy's TypeError otherwise), not
+    negative (ValueError)."""
+    import operator
+    try:
+        n = operator.index(num)
+    except TypeError:
+        if isinstance(num, float) and num.is_integer():
+            n = int(num)            # (NumPy takes 5.0)
+        else:
+            raise TypeError(f"{name}: num must be an integer, got {num!r}") from None
+    if n < 0:
+        raise ValueError(f"{name}: num must be non-negative, got {n}")
+    return n
 
 
 def _linspace_arrays(start: Any, stop: Any, num: int, endpoint: builtins.bool,
@@ -370,6 +389,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None
         device = like.device
     dev = _device(device)
     m = n_rows if n_cols is None else n_cols
+    if n_rows < 0 or m < 0:
+        raise ValueError(f"eye: negative dimensions are not allowed, got ({n_rows}, {m})")
     d = default_float(dev) if dtype is None else dt.to_dtype(dtype, "eye")
     k = _clamp_diagonal(k, n_rows, m)
     rows, cols = _row_col(n_rows, m, dev)

@@ -570,7 +570,10 @@ def round(x: Any, /, decimals: int = 0) -> Array:
     # x is scaled by 10**decimals, rounded and scaled back, and integers are rounded to
     # tens, hundreds, ... through the default float dtype.
     import operator
-    decimals = operator.index(decimals)
+    try:
+        decimals = operator.index(decimals)
+    except TypeError:
+        raise TypeError(f"round: decimals must be an integer, got {decimals!r}") from None
     out = _rounding("round", x, Op.ROUND)
     if decimals == 0 or (decimals > 0 and x.dtype not in dt.FLOATING):
         return out

@@ -104,11 +104,12 @@ def _matrices(name: str, x: Any, *, square: bool = False, category: str = "float
     """``x`` checked to be a stack of (square) matrices of a ``category`` dtype."""
     x = _floats(_array(name, x), category)
     check(name, x.dtype, category)
+    # (NumPy's LinAlgError, a ValueError: what NumPy raises for these shapes)
     if x.ndim < 2:
-        raise ValueError(f"{name}: expected a matrix or a stack of matrices (at least 2 "
-                         f"dimensions), got shape {x.shape}")
+        raise np.linalg.LinAlgError(f"{name}: expected a matrix or a stack of matrices (at "
+                                    f"least 2 dimensions), got shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"{name}: expected square matrices, got shape {x.shape}")
+        raise np.linalg.LinAlgError(f"{name}: expected square matrices, got shape {x.shape}")
     return x
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._codegen.ir import Op
 from .._devices import library
 from .._lazy import graph as g
@@ -68,8 +70,11 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     (a, b), common, _ = operands("vecdot", x1, x2)
     check("vecdot", common, "numeric")
     ndim = len(a.shape)
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"vecdot: axis must be an integer, got {axis!r}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"vecdot: axis {axis} is out of bounds for shape {a.shape}")
+        from ..exceptions import AxisError
+        raise AxisError(f"vecdot: axis {axis} is out of bounds for shape {a.shape}")
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError(f"vecdot: sizes along axis {axis} differ: {x1.shape} and {x2.shape}")
     if common in dt.COMPLEX_FLOATING:

@@ -22,6 +22,8 @@ def array(object: Any, dtype: Any = None, *, copy: builtins.bool | None = True,
     """NumPy's ``array``: a new array (``copy=True``, the default: later writes to
     ``object`` are not seen), at least ``ndmin`` dimensions (ones prepended). ``device=``
     puts host data on a device; an Array stays on its own unless ``device`` says otherwise."""
+    if order not in ("C", "F", "A", "K", None):
+        raise ValueError(f"array: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
     if isinstance(object, Array) and copy:
         out = asarray(object, dtype=dtype, device=device, like=like)
         if out is object:
@@ -93,13 +95,53 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: builtins.bool = Tru
     return out if dtype is None else asarray(out, dtype=dtype)
 
 
+def _geomspace_arrays(start: Any, stop: Any, num: int, endpoint: builtins.bool, dtype: Any,
+                      axis: int, device: Any) -> Array:
+    """``geomspace`` of array ``start``/``stop`` (broadcast together): one progression per
+    pair, along a new axis ``axis``; the pairs are read (their signs decide the sequence)."""
+    from .._devices import registry
+    from . import _dtypes as dt
+    from ._elementwise_functions import abs as abs_
+    from ._elementwise_functions import broadcast_shapes, exp, log, multiply
+    from ._manipulation_functions import moveaxis
+    from ._utility_functions import any as any_
+    if dtype is not None:
+        dt.to_dtype(dtype, "geomspace")
+    if device is not None:
+        registry.get(device)
+    if isinstance(axis, builtins.bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"geomspace: axis must be an integer, got {axis!r}")
+    a = start if isinstance(start, Array) else asarray(start, device=device)
+    b = stop if isinstance(stop, Array) else asarray(stop, device=a.device)
+    nd = len(broadcast_shapes("geomspace", a.shape, b.shape)) + 1
+    if not -nd <= axis < nd:
+        from ..exceptions import AxisError
+        raise AxisError(f"geomspace: axis {axis} is out of bounds for an array of dimension "
+                        f"{nd}")
+    a, b = (x if x.dtype.kind == "f" else asarray(x, dtype="float64") for x in (a, b))
+    if builtins.bool(any_((a == 0) | (b == 0))):
+        raise ValueError("geomspace: geometric sequence cannot include zero")
+    if builtins.bool(any_((a < 0) != (b < 0))):
+        raise ValueError("geomspace: start and stop must have the same sign for real values")
+    sign = (a < 0) * -2.0 + 1.0
+    out = exp(linspace(log(abs_(a)), log(abs_(b)), num, endpoint, axis=0))
+    if num:
+        out[0] = abs_(a)
+        if endpoint and num > 1:
+            out[-1] = abs_(b)
+    out = moveaxis(multiply(out, sign), 0, axis)
+    return out if dtype is None else asarray(out, dtype=dtype)
+
+
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: builtins.bool = True,
               dtype: Any = None, axis: int = 0, *, device: Any = None) -> Array:
     """Numbers spaced evenly on a log scale between ``start`` and ``stop`` themselves
     (a geometric progression; both must have the same sign, as in NumPy)."""
+    from ._creation_functions import _count
     from ._elementwise_functions import exp
+    num = _count("geomspace", num)
     if isinstance(start, Array) or isinstance(stop, Array) or np.ndim(start) or np.ndim(stop):
-        raise TypeError("geomspace: array start/stop are not supported; use scalars")
+        return _geomspace_arrays(start, stop, num, endpoint, dtype, axis, device)
     if start == 0 or stop == 0:
         raise ValueError("geomspace: geometric sequence cannot include zero")
     sign = 1.0

@@ -705,7 +705,10 @@ def pad(array: Any, pad_width: Any, mode: str | Callable[..., Any] = "constant",
 
 def _axes_list(name: str, axis: Any, ndim: int) -> tuple[int, ...]:
     items = axis if isinstance(axis, (tuple, list)) else (axis,)
-    return tuple(normalize_axis(name, a, ndim) for a in items)
+    axes = tuple(normalize_axis(name, a, ndim) for a in items)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"{name}: repeated axis in {axis}")
+    return axes
 
 
 def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Array:

@@ -865,7 +865,10 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False,
         x = mf.concat([x, _observations("cov", sources[1], rowvar, out_dtype, device)], axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
-    ddof = operator.index(ddof)
+    try:
+        ddof = operator.index(ddof)
+    except TypeError:
+        raise ValueError(f"cov: ddof must be an integer, got {ddof!r}") from None
     samples = x.shape[1]
     w = None
     if fweights is not None:

@@ -194,6 +194,10 @@ def mean(x: Any, /, axis: Any = None, dtype: Any = None, out: Any = None,
 
 
 def _ddof(name: str, ddof: float, correction: float | None) -> float:
+    for v, what in ((ddof, "ddof"), (correction, "correction")):
+        if v is not None and (isinstance(v, bool) or not isinstance(
+                v, (int, float, np.integer, np.floating))):
+            raise TypeError(f"{name}: {what} must be a real number, got {v!r}")
     if correction is None:
         return ddof
     if ddof != 0:
