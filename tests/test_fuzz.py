@@ -57,6 +57,30 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("element_write", 0, (1,), 5),
         ("write", 0, [("s", None, None, -1)], ("py", 7)),
     ],
+    # an array and its copy-on-write copy (positive) share a buffer; the copy was exported
+    # by DLPack and collected; the array, now the buffer's only owner by reference count,
+    # was written in place, under the export (exported buffers are never written in place)
+    "export_of_a_shared_buffer": [
+        ("leaf", "complex64", (), [1 + 2j]),
+        ("unary", "positive", 0),
+        ("export", 1, "dlpack"),
+        ("write", 0, [], ("py", 1j)),
+    ],
+    "export_then_element_write": [
+        ("leaf", "float64", (3,), [1.0, 2.0, 3.0]),
+        ("observe", 0),
+        ("element_read", 0, (1,)),
+        ("unary", "positive", 0),
+        ("export", 2, "dlpack"),
+        ("element_write", 0, (1,), 7.0),
+    ],
+    "export_then_write_through_a_copy": [
+        ("leaf", "uint16", (), [46904]),
+        ("inplace", "add", 0, 0),
+        ("view", 0, "index", []),
+        ("export", 0, "dlpack"),
+        ("write", 1, [], ("py", 1)),
+    ],
 }
 
 

@@ -199,7 +199,7 @@ class _Storage:
         this storage and its members' own views refer to it (no pending result, no view
         outside the storage would see the write)."""
         node = self.node
-        if not node.realized:
+        if not node.realized or node.buffer.exported:
             return False
         expected = 3              # self.node, the local ``node``, getrefcount's argument
         for ref in self.members:
@@ -480,7 +480,7 @@ class Array(_hot.Base):
         node = self._node
         tk = type(key)
         if (tk is int or tk is tuple) and node.buffer is not None and self._alias is None \
-                and sys.getrefcount(node) == 3:
+                and not node.buffer.exported and sys.getrefcount(node) == 3:
             # one element of an array that only this array shows (the slot, ``node``, the
             # argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``, a[i, j] = v)
             idx = element_index(key, node.shape)
@@ -502,6 +502,7 @@ class Array(_hot.Base):
         # argument), so no view or pending result can observe a write into its buffer.
         # (``x[:, ::-1] = x`` passes this very array as the value: not exclusive then)
         exclusive = sys.getrefcount(self._node) == 2 and self._node.realized and \
+            not self._node.buffer.exported and \
             not (isinstance(value, Array) and value._node is self._node)
         self._node = ix.setitem(self, key, value, in_place=exclusive)._node
         if not exclusive and (tk is int or tk is tuple) and \
@@ -1021,6 +1022,8 @@ def _shared_host_view(node: g.Node) -> np.ndarray | None:
     memory = export_host(base.buffer) if base.buffer is not None else None
     if memory is None:
         return None
+    from .._lazy import realize as realize_module
+    realize_module.on_write()       # (windows learnt before it was exported: learnt again)
     flat = memory[:base.nbytes].view(base.dtype)
     if node.op != "VIEW":
         return flat.reshape(node.shape)

@@ -65,7 +65,8 @@ class Buffer:
     ``ready`` is the event after which the contents are valid (writers set it).
     """
 
-    __slots__ = ("__weakref__", "device", "handle", "host", "nbytes", "pooled", "ready")
+    __slots__ = ("__weakref__", "device", "exported", "handle", "host", "nbytes", "pooled",
+                 "ready")
 
     def __init__(self, device: Device, nbytes: int, handle: Any, pooled: bool = True) -> None:
         self.device = device
@@ -75,6 +76,9 @@ class Buffer:
         self.pooled = pooled   # memory we allocated goes back to the pool; borrowed does not
         self.host: np.ndarray | None = None   # its memory as a typed host array, where the
         #                                       device's memory is the host's (host_memory)
+        #: handed out without a copy (``export_host``: DLPack): never written in place again,
+        #: since the arrays that share it by copy-on-write cannot know who reads it
+        self.exported = False
 
     def __del__(self) -> None:
         # ``__del__``, not ``weakref.finalize``: a finalizer costs about 4 us per buffer, more
@@ -123,6 +127,7 @@ def export_host(buffer: Buffer) -> np.ndarray | None:
     memory = host_array(buffer)
     if buffer.nbytes == 0:
         return np.empty(0, np.uint8)
+    buffer.exported = True
     return np.asarray(_Owner(buffer, memory))
 
 

@@ -356,7 +356,8 @@ def host_window(node: Node) -> tuple | None:
     host's, once its producer has finished; None otherwise. The answer holds until the node
     changes or a kernel writes into an existing buffer (``on_write``)."""
     if node.buffer is not None:
-        base, offset, strides, direct = node, 0, contiguous_strides(node.shape), True
+        base, offset, strides = node, 0, contiguous_strides(node.shape)
+        direct = not node.buffer.exported
     elif node.op == "VIEW":
         st = node.arg
         if len(st) != 1 or st[0].mask is not None or st[0].shape != node.shape:
