@@ -331,6 +331,71 @@ class Program:
         v.tol[...] = tol
         v.sign[...] = True
 
+    def _mask_write(self, i: int, c: int, value: Any) -> None:
+        """``x[mask] = value`` for a boolean value of x's shape (NumPy's masked update)."""
+        v, m = self.pool[i], self.pool[c]
+        assert v is not None and m is not None
+        if np.any(np.isinf(m.tol)):
+            raise Invalid("an unknown mask")
+        _np(lambda: v.ref.__setitem__(m.ref, value))
+        v.zyx[m.zyx] = value
+        v.tol[m.ref] = 0.0
+        v.sign[m.ref] = True
+
+    def _take(self, i: int, indices: list) -> None:
+        """``x[indices]``: integer-array indexing along the first axis (a gather, a copy)."""
+        v = self.pool[i]
+        assert v is not None
+        idx = np.array(indices, np.int64)
+        ref = _np(lambda: v.ref[idx])
+        zyx = v.zyx[xp.asarray(idx, device=self.device)]
+        self._add(_fresh(ref, zyx, v.tol[idx], v.sign[idx]))
+
+    def _concat(self, i: int, j: int, axis: int) -> None:
+        v, w = self.pool[i], self.pool[j]
+        assert v is not None and w is not None
+        ref = _np(lambda: np.concatenate([v.ref, w.ref], axis=axis))
+        zyx = xp.concat([v.zyx, w.zyx], axis=axis)
+        self._add(_fresh(ref, zyx, np.concatenate([v.tol, w.tol], axis=axis),
+                         np.concatenate([v.sign, w.sign], axis=axis)))
+
+    def _sort(self, i: int, axis: int) -> None:
+        v = self.pool[i]
+        assert v is not None
+        if np.any(v.tol > 0):
+            raise Invalid("sorting inexact values moves their bounds")
+        ref = _np(lambda: np.sort(v.ref, axis=axis))
+        zyx = xp.sort(v.zyx, axis=axis)
+        self._add(_fresh(ref, zyx, 0.0, False))    # (the order of -0.0 and 0.0: unspecified)
+
+    def _cumsum(self, i: int, axis: int) -> None:
+        v = self.pool[i]
+        assert v is not None
+        ref = _np(lambda: np.cumulative_sum(v.ref, axis=axis))
+        zyx = xp.cumulative_sum(v.zyx, axis=axis)
+        if ref.dtype.kind in "fc":
+            x = _wide(v.ref)
+            with np.errstate(all="ignore"):
+                mag = np.cumulative_sum(np.where(np.isfinite(x), np.abs(x), 0.0), axis=axis)
+                n = v.ref.shape[axis] if v.ref.ndim else 1
+                tol = (n + 2) * _eps(ref.dtype) * mag + np.cumulative_sum(v.tol, axis=axis)
+                bad = (mag * (1 + 4 * n * _eps(ref.dtype)) >= _big(ref.dtype)) | np.isnan(tol)
+                if ref.dtype.kind == "c":
+                    bad = bad | np.cumulative_sum(~np.isfinite(x), axis=axis).astype(bool)
+            tol = np.where(bad, np.inf, tol)
+        else:
+            tol = np.where(np.cumulative_sum(v.tol, axis=axis) > 0, np.inf, 0.0)
+        self._add(_fresh(ref, zyx, tol, False))
+
+    def _argmax(self, name: str, i: int, axis: Any) -> None:
+        v = self.pool[i]
+        assert v is not None
+        if np.any(v.tol > 0):
+            raise Invalid("ties and order of inexact values are unknown")
+        ref = _np(lambda: np.asarray(getattr(np, name)(v.ref, axis=axis)))
+        zyx = getattr(xp, name)(v.zyx, axis=axis)
+        self._add(_fresh(ref, zyx, 0.0, False))
+
     def _element_write(self, i: int, idx: tuple, value: Any) -> None:
         v = self.pool[i]
         assert v is not None
@@ -684,7 +749,8 @@ def programs(draw: st.DrawFn, device: str, max_steps: int = 14) -> Program:
 _WEIGHTED = (["unary"] * 3 + ["binary"] * 4 + ["scalar"] * 3 + ["cast"] * 2 + ["reduce"] * 2
              + ["view"] * 4 + ["write"] * 3 + ["inplace"] * 2 + ["element_write"] * 3
              + ["element_read"] * 2 + ["observe"] * 2 + ["observe_all"] * 2 + ["export"] * 2
-             + ["matmul", "where"])
+             + ["matmul", "where", "mask_write", "take", "concat", "sort", "cumsum",
+                "argmax"])
 
 
 def _draw_step(draw: st.DrawFn, p: Program, dtypes: list[str]) -> Step | None:
@@ -804,6 +870,36 @@ def _draw_step(draw: st.DrawFn, p: Program, dtypes: list[str]) -> Step | None:
         if what == "element_read":
             return ("element_read", i, idx)
         return ("element_write", i, idx, _scalar(draw, v.ref.dtype))
+    if what == "mask_write":
+        masks = _same(p, np.dtype(bool), lambda s: s == shape)
+        if not masks or not shape:
+            return None
+        return ("mask_write", i, draw(st.sampled_from(masks)), _scalar(draw, v.ref.dtype))
+    if what == "take":
+        if not shape or shape[0] == 0:
+            return None
+        n = draw(st.integers(0, 5))
+        return ("take", i, [draw(st.integers(-shape[0], shape[0] - 1)) for _ in range(n)])
+    if what == "concat":
+        if not shape:
+            return None
+        axis = draw(st.integers(0, len(shape) - 1))
+        partners = _same(p, v.ref.dtype, lambda s: len(s) == len(shape) and all(
+            a == b for k, (a, b) in enumerate(zip(s, shape)) if k != axis))
+        return ("concat", i, draw(st.sampled_from(partners)), axis) if partners else None
+    if what == "sort":
+        if not shape or kind in "bc":
+            return None
+        return ("sort", i, draw(st.integers(-len(shape), len(shape) - 1)))
+    if what == "cumsum":
+        if len(shape) != 1 or kind == "b":
+            return None
+        return ("cumsum", i, 0)
+    if what == "argmax":
+        if not shape or 0 in shape or kind in "bc":
+            return None
+        axis = draw(st.one_of(st.none(), st.integers(0, len(shape) - 1)))
+        return ("argmax", draw(st.sampled_from(["argmax", "argmin"])), i, axis)
     if what == "observe":
         return ("observe", i)
     return ("export", i, draw(st.sampled_from(["asarray", "dlpack"])))
