@@ -259,6 +259,11 @@ def full_like(x: Any, /, fill_value: Any, dtype: Any = None, order: Any = "K",
     return _full("full_like", sh, fill_value, d, "C", dev)
 
 
+class _ZeroStep(ZeroDivisionError, ValueError):
+    """``arange``'s zero step: NumPy's ZeroDivisionError, and a ValueError (an invalid
+    argument, as the standard's functions report them)."""
+
+
 def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
            device: Any = None) -> Array:
     """Evenly spaced values in [start, stop) with ``step``."""
@@ -267,8 +272,8 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
     for v in (start, stop, step):
         if isinstance(v, complex):
             raise TypeError("arange: complex arguments are not supported")
-    if step == 0:       # (NumPy's exception for it)
-        raise ZeroDivisionError("arange: step must not be zero")
+    if step == 0:
+        raise _ZeroStep("arange: step must not be zero")
     dev = _device(device)
     if dtype is None:
         is_float = any(isinstance(v, (float, np.floating)) for v in (start, stop, step))

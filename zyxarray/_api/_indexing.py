@@ -99,6 +99,13 @@ def check_bounds(name: str, index: g.Node, size: int, axis: int) -> None:
     with NumPy on the index's own buffer, elsewhere as one reduction on the device."""
     if index.size == 0:
         return
+    const = index.base()
+    if const.op == "CONST":         # (a Python int, maybe broadcast: its value is known)
+        value = int(const.arg)
+        if not -size <= value < size:
+            raise IndexError(f"{name}: index {value} is out of bounds for axis {axis} with "
+                             f"size {size}")
+        return
     host_memory = hasattr(index.device, "host_array")
     if not host_memory:
         lo = g.alu(Op.CMPLT, index, broadcast_node(g.const(-size, np.int64, index.device),
