@@ -187,8 +187,8 @@ class Program:
         assert v is not None
         ref = _np(lambda: getattr(np, "invert" if name == "bitwise_invert" else name)(v.ref))
         zyx = getattr(xp, name)(v.zyx)
-        tol, sign = _unary_bounds(name, v, ref)
-        self._add(_fresh(ref, zyx, tol, sign))
+        tol, exact = _unary_bounds(name, v, ref)
+        self._add(_fresh(ref, zyx, tol, v.sign & exact))
 
     def _cast(self, i: int, dtype: str) -> None:
         v = self.pool[i]
@@ -216,10 +216,10 @@ class Program:
         if isinstance(j, int):
             w = self.pool[j]
             assert w is not None
-            other_ref, other_zyx, other_tol = w.ref, w.zyx, w.tol
+            other_ref, other_zyx, other_tol, other_sign = w.ref, w.zyx, w.tol, w.sign
         else:
             other_ref = other_zyx = j[1]       # (a Python scalar, as ("py", value))
-            other_tol = np.zeros(())
+            other_tol, other_sign = np.zeros(()), np.ones((), bool)
         a_ref, b_ref = (other_ref, v.ref) if reflected else (v.ref, other_ref)
         a_zyx, b_zyx = (other_zyx, v.zyx) if reflected else (v.zyx, other_zyx)
         a_tol, b_tol = (other_tol, v.tol) if reflected else (v.tol, other_tol)
@@ -229,7 +229,8 @@ class Program:
         else:
             zyx = _operator(name, a_zyx, b_zyx)
         tol = _binary_bounds(name, a_ref, b_ref, a_tol, b_tol, ref)
-        sign = name not in ("maximum", "minimum")
+        # (a zero's sign is known where both operands' are; max and min may pick either zero)
+        sign = (v.sign & other_sign) & (name not in ("maximum", "minimum"))
         self._add(_fresh(ref, zyx, tol, sign))
 
     def _where(self, c: int, i: int, j: int) -> None:
@@ -317,10 +318,10 @@ class Program:
         if isinstance(j, int):
             w = self.pool[j]
             assert w is not None
-            o_ref, o_zyx, o_tol = w.ref, w.zyx, w.tol
+            o_ref, o_zyx, o_tol, o_sign = w.ref, w.zyx, w.tol, w.sign
         else:
             o_ref = o_zyx = j[1]
-            o_tol = np.zeros(())
+            o_tol, o_sign = np.zeros(()), np.ones((), bool)
         tol = _binary_bounds(name, v.ref, o_ref, v.tol, o_tol,
                              _np(lambda: getattr(np, name)(v.ref, o_ref)))
         _np(lambda: getattr(v.ref.copy(), INPLACE[name])(o_ref))
@@ -329,7 +330,7 @@ class Program:
         if out is not v.zyx:
             raise Mismatch(f"{INPLACE[name]} returned another array\n{self.describe()}")
         v.tol[...] = tol
-        v.sign[...] = True
+        v.sign[...] = v.sign & o_sign
 
     def _mask_write(self, i: int, c: int, value: Any) -> None:
         """``x[mask] = value`` for a boolean value of x's shape (NumPy's masked update)."""
@@ -563,8 +564,15 @@ def _binary_bounds(name: str, a: Any, b: Any, ta: Any, tb: Any, ref: np.ndarray)
         if complex_op:                  # (several roundings, another formula: a few ulps)
             scale = am * bm if name == "multiply" else np.where(bm > 0, am / bm, np.inf)
             tol = tol + 8 * eps * scale + 8 * np.finfo(ref.dtype).tiny
-            unknown = unknown | ~np.isfinite(a) | ~np.isfinite(b) | \
-                (scale > _big(ref.dtype) / 16) | (name == "divide") & (bm < 1e-150)
+            # components whose products over- or underflow: each formula (textbook, Smith's,
+            # scaled) loses them differently
+            lo, hi = math.sqrt(np.finfo(ref.dtype).tiny) * 4, math.sqrt(_big(ref.dtype)) / 4
+            extreme = np.zeros(np.broadcast_shapes(a.shape, b.shape), bool)
+            for z in (a, b):
+                for part in (np.abs(z.real), np.abs(z.imag)):
+                    extreme = extreme | (part > hi) | ((part != 0) & (part < lo))
+            unknown = unknown | ~np.isfinite(a) | ~np.isfinite(b) | extreme | \
+                (scale > _big(ref.dtype) / 16)
         tol = np.where(unknown | np.isnan(tol) | ((inexact | complex_op) &
                                                   (r > _big(ref.dtype) / 4)), np.inf, tol)
     return tol + zero

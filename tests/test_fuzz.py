@@ -74,6 +74,18 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("export", 2, "dlpack"),
         ("element_write", 0, (1,), 7.0),
     ],
+    # signed overflow is undefined in OpenCL C and CUDA: PoCL folded (x + max) >= x to true
+    "signed_wraparound_in_gpu_dialects": [
+        ("leaf", "int64", (3,), [0, 1, 35]),
+        ("binary", "add", 0, ("py", 9223372036854775807), True),
+        ("binary", "greater_equal", 1, 0, False),
+        ("leaf", "int16", (3,), [-100, -32768, -32768]),
+        ("unary", "negative", 3),
+        ("binary", "greater_equal", 4, ("py", 32767), True),
+        ("leaf", "uint16", (2,), [65535, 40000]),
+        ("binary", "multiply", 6, 6, False),
+        ("binary", "less", 7, ("py", 1), False),
+    ],
     "export_then_write_through_a_copy": [
         ("leaf", "uint16", (), [46904]),
         ("inplace", "add", 0, 0),

@@ -29,6 +29,7 @@ ABORT = "zx_abort"
 
 class CRenderer(CStyleRenderer):
     language = "c"
+    wraps_signed = True     # (the cpu device compiles with -fwrapv)
     headers = (*CStyleRenderer.headers, f"volatile int {ABORT} = 0;")
 
     def signature(self, kernel: Kernel) -> list[str]:

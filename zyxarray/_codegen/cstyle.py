@@ -245,6 +245,10 @@ class CStyleRenderer:
     vector_make = "{vec}({0}, {1})"   # constructor of a two-component vector
     use_c_math = True             # our vectorizable exp/log/... (CPU); else the builtins
     checked_pow = False           # float pow through a helper with C99's (-inf)**b cases
+    #: signed integer overflow wraps (the cpu device compiles with -fwrapv); elsewhere (OpenCL
+    #: C, CUDA, HIP) it is undefined, and compilers fold ``(x + big) >= x`` to true: integer
+    #: arithmetic on values is then rendered in unsigned types, which wrap
+    wraps_signed = False
     float_header = "#include <float.h>"   # where FLT_MAX and DBL_MAX come from
     c_math_options: dict[str, Any] = {}   # keywords of c_math.preamble (prefix, far_trig)
 
@@ -256,6 +260,18 @@ class CStyleRenderer:
         self._shared: list[str] = []                   # work-group memory declarations
 
     # -- types --------------------------------------------------------------------------------
+    def _wrapping_type(self, ins: Any, src: Any) -> str | None:
+        """The unsigned type integer arithmetic on values of ``src`` is done in where signed
+        overflow is undefined (or small types promote to a signed int that can overflow:
+        65535 * 65535), so that it wraps as NumPy's does; None where the plain expression
+        already wraps (``wraps_signed``), for floats, and for index arithmetic (``"index"``
+        instructions: offsets, never near overflow)."""
+        if self.wraps_signed or src is None or src.kind not in "iu" or ins.arg == "index":
+            return None
+        if src.kind == "u" and src.itemsize >= 4:
+            return None
+        return self.ctype(np.dtype(np.uint64 if src.itemsize == 8 else np.uint32))
+
     def ctype(self, dtype: np.dtype) -> str:
         return self.types[np.dtype(dtype).name]
 
@@ -419,6 +435,9 @@ class CStyleRenderer:
             sym = {Op.ADD: "+", Op.SUB: "-", Op.MUL: "*"}[op]
             if kind == "b":
                 sym = {Op.ADD: "|", Op.SUB: "^", Op.MUL: "&"}[op]
+            ut = self._wrapping_type(ins, src)
+            if ut is not None:
+                return f"(({t})(({ut}){a[0]} {sym} ({ut}){a[1]}))"
             return f"(({t})({a[0]} {sym} {a[1]}))"
         if op is Op.DIV:
             return f"({a[0]} / {a[1]})"
@@ -459,6 +478,9 @@ class CStyleRenderer:
             self._uses_complex = True
             return f"CMPLX{'F' if d == np.complex64 else ''}({a[0]}, {a[1]})"
         if op is Op.NEG:
+            ut = self._wrapping_type(ins, src)
+            if ut is not None:
+                return f"(({t})(({ut})0 - ({ut}){a[0]}))"
             return f"(({t})(-{a[0]}))"
         if op is Op.NOT:
             return f"(!{a[0]})" if kind == "b" else f"(({t})(~{a[0]}))"
@@ -467,6 +489,9 @@ class CStyleRenderer:
                 return f"{self.cmath('abs', src)}({a[0]})"
             if kind == "f":
                 return f"fabs{self.fsuffix(src)}({a[0]})"
+            ut = self._wrapping_type(ins, src)
+            if ut is not None:
+                return f"(({t})({a[0]} < 0 ? ({ut})0 - ({ut}){a[0]} : ({ut}){a[0]}))"
             return f"(({t})({a[0]} < 0 ? -{a[0]} : {a[0]}))"
         if op is Op.SIGN:
             if kind in "fc":

@@ -471,7 +471,9 @@ class Builder:
             return a
         if op is Op.MOD and ib.op is Op.CONST and ib.arg == 1:
             return self.const(0)
-        return self.emit(op, INDEX, (a, b))
+        # (offsets: marked "index", so renderers keep them plain signed arithmetic; a
+        # division keeps no mark, since only ``_nonneg`` knows its operands are not negative)
+        return self.emit(op, INDEX, (a, b), None if op in (Op.IDIV, Op.MOD) else "index")
 
     def load(self, buf: int, index: int) -> int:
         return self.emit(Op.LOAD, self.dtype(buf), (buf, index))
