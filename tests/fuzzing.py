@@ -231,6 +231,11 @@ class Program:
         tol = _binary_bounds(name, a_ref, b_ref, a_tol, b_tol, ref)
         # (a zero's sign is known where both operands' are; max and min may pick either zero)
         sign = (v.sign & other_sign) & (name not in ("maximum", "minimum"))
+        if name == "divide":            # (x / 0 is an infinity of the zero's sign)
+            b_sign = other_sign if not reflected else v.sign
+            with np.errstate(all="ignore"):
+                zero = np.asarray(b_ref == 0) & ~np.asarray(b_sign)
+            tol = np.where(zero, np.inf, tol)
         self._add(_fresh(ref, zyx, tol, sign))
 
     def _where(self, c: int, i: int, j: int) -> None:
