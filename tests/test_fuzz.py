@@ -10,6 +10,9 @@ as Hypothesis and ``Program.describe`` print them), replayed on every device.
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -86,6 +89,35 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("binary", "multiply", 6, 6, False),
         ("binary", "less", 7, ("py", 1), False),
     ],
+    # Vulkan bounds OpFDiv's error only for |divisor| <= 2^126: NVIDIA's driver gave
+    # max / max = 0 (float32 division is scaled there now)
+    "float32_division_by_huge_values": [
+        ("leaf", "float32", (4,), [3.4028234663852886e38, 1.0, -2.5e38, 0.0]),
+        ("leaf", "float32", (4,), [3.4028234663852886e38, 3.0e38, 1.0e38, -3.0e38]),
+        ("binary", "divide", 0, 1, False),
+        ("binary", "divide", 0, 0, False),
+    ],
+    # found on the H200, not yet understood (see KNOWN): NVIDIA's three drivers give 32768
+    # for int16 -(-32768) cast to uint64 in this program, though not alone
+    "int16_negation_then_casts": [
+        ("leaf", "int16", (), [-32768]),
+        ("unary", "negative", 0),
+        ("leaf", "int8", (), [-128]),
+        ("cast", 1, "int8"),
+        ("cast", 1, "uint64"),
+        ("observe", 4),
+    ],
+    # found on the H200 (see KNOWN): cuda:0 sorted a NaN first
+    "sort_with_nan_on_cuda": [
+        ("leaf", "float64", (5,), [362.36259742750235, -math.inf, 1.0, 0.001,
+                                   6.697004603471484e174]),
+        ("inplace", "add", 0, 0),
+        ("binary", "subtract", 0, 0, False),
+        ("export", 0, "asarray"),
+        ("inplace", "multiply", 0, 1),
+        ("observe_all",),
+        ("sort", 1, -1),
+    ],
     "export_then_write_through_a_copy": [
         ("leaf", "uint16", (), [46904]),
         ("inplace", "add", 0, 0),
@@ -96,8 +128,23 @@ REGRESSIONS: dict[str, list[tuple]] = {
 }
 
 
+#: regressions still failing on some devices: name -> (does it fail on this device, why)
+KNOWN: dict[str, tuple[Any, str]] = {
+    "int16_negation_then_casts": (
+        lambda info: "NVIDIA" in info.description,
+        "NVIDIA's CUDA, OpenCL and Vulkan give 32768, not every run; the kernel's source is "
+        "right and the same case alone passes: not found yet"),
+    "sort_with_nan_on_cuda": (
+        lambda info: info.kind == "cuda", "cuda:0's sort put a NaN first"),
+}
+
+
 @pytest.mark.parametrize("name", sorted(REGRESSIONS))
-def test_regression(device: str, name: str) -> None:
+def test_regression(device: str, name: str, request: pytest.FixtureRequest) -> None:
+    known = KNOWN.get(name)
+    if known is not None and known[0](registry.get(device).info):
+        # (not strict: on NVIDIA's OpenCL it failed in one run and passed in the next)
+        request.applymarker(pytest.mark.xfail(strict=False, reason=known[1]))
     fuzzing.run(REGRESSIONS[name], device)
 
 

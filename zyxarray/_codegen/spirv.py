@@ -318,6 +318,21 @@ class SpirvRenderer:
     def ptr(self, storage: int, type_id: int) -> int:
         return self.m.type(OpTypePointer, storage, type_id)
 
+    def _fdiv32(self, t: int, x: int, y: int) -> int:
+        """float32 ``x / y``. Vulkan bounds OpFDiv's error (2.5 ulp) only for |y| in
+        [2^-126, 2^126]; beyond, NVIDIA's driver divides through a reciprocal that flushes to
+        zero (max / max gave 0). Where |y| > 2^64 both operands are scaled by 2^-64: the
+        quotient is the same, the reciprocal far from the flush; what scaling x loses (x
+        below 2^-62) is a quotient below 2^-126, itself flushed on such devices."""
+        m = self.m
+        b = self.t(BOOL)
+        big = m.value(OpFOrdGreaterThan, b, self._glsl(GLSL_FABS, t, y),
+                      self.const(2.0 ** 64, F32))
+        quarter = self.const(2.0 ** -64, F32)
+        xs = m.value(OpSelect, t, big, m.value(OpFMul, t, x, quarter), x)
+        ys = m.value(OpSelect, t, big, m.value(OpFMul, t, y, quarter), y)
+        return m.value(OpFDiv, t, xs, ys)
+
     def const(self, value: Any, dtype: Any) -> int:
         d = np.dtype(dtype)
         if d == BOOL:
@@ -847,6 +862,8 @@ class SpirvRenderer:
         if op is Op.DIV:
             if not f:
                 raise SpirvUnsupported(f"{self.k.name}: true division of integers")
+            if d == F32:
+                return self._fdiv32(t, a[0], a[1])
             return m.value(OpFDiv, t, *a)
         if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE):
             table = {Op.CMPLT: (OpFOrdLessThan, OpSLessThan, OpULessThan),
