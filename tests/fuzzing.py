@@ -341,8 +341,8 @@ class Program:
         """``x[mask] = value`` for a boolean value of x's shape (NumPy's masked update)."""
         v, m = self.pool[i], self.pool[c]
         assert v is not None and m is not None
-        if np.any(np.isinf(m.tol)):
-            raise Invalid("an unknown mask")
+        if np.any(np.isinf(m.tol)) or np.shares_memory(m.ref, v.ref):
+            raise Invalid("an unknown mask, or one that aliases the array written")
         _np(lambda: v.ref.__setitem__(m.ref, value))
         v.zyx[m.zyx] = value
         v.tol[m.ref] = 0.0
@@ -884,7 +884,10 @@ def _draw_step(draw: st.DrawFn, p: Program, dtypes: list[str]) -> Step | None:
             return ("element_read", i, idx)
         return ("element_write", i, idx, _scalar(draw, v.ref.dtype))
     if what == "mask_write":
-        masks = _same(p, np.dtype(bool), lambda s: s == shape)
+        # (a mask that shares memory with the array written: NumPy reads it while writing,
+        # so its result depends on its loop order; zyxarray reads the mask first)
+        masks = [c for c in _same(p, np.dtype(bool), lambda s: s == shape)
+                 if not np.shares_memory(p.pool[c].ref, v.ref)]   # type: ignore[union-attr]
         if not masks or not shape:
             return None
         return ("mask_write", i, draw(st.sampled_from(masks)), _scalar(draw, v.ref.dtype))
