@@ -50,12 +50,27 @@ def matmul(a: Any, b: Any, *, out: Any) -> None:
     cp.matmul(a, b, out=out)
 
 
+def _nan_last(x: Any) -> Any:
+    """``x`` with every NaN made positive: CuPy's radix sort orders floats by their bits, so a
+    NaN with the sign bit set (what ``inf - inf`` gives on some hardware) came first, where
+    NumPy puts every NaN last."""
+    cp = _cp()
+    if x.dtype.kind == "f":
+        return cp.where(cp.isnan(x), cp.array(cp.nan, x.dtype), x)
+    if x.dtype.kind == "c":
+        re = cp.where(cp.isnan(x.real), cp.nan, x.real)
+        im = cp.where(cp.isnan(x.imag), cp.nan, x.imag)
+        return (re + 1j * im).astype(x.dtype)
+    return x
+
+
 # (CuPy's sorts are stable whatever ``stable`` asks: a stable sort is a valid unstable one)
 @_impl("sort")
 def sort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
     cp = _cp()
+    x = _nan_last(x)
     if descending:
         out[...] = cp.take_along_axis(x, _descending_argsort(x, axis), axis=axis)
     else:
@@ -66,7 +81,9 @@ def sort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) 
 def argsort(x: Any, *, out: Any, axis: int, descending: bool, stable: bool = True) -> None:
     if out.size == 0:
         return
-    # CuPy's argsort is a stable radix/merge sort along the axis (NaN last, as NumPy)
+    # CuPy's argsort is a stable radix/merge sort along the axis (NaN last, as NumPy, once
+    # every NaN is positive)
+    x = _nan_last(x)
     out[...] = _descending_argsort(x, axis) if descending else _cp().argsort(x, axis=axis)
 
 
