@@ -58,6 +58,22 @@ static PyObject *make_const, *host_window, *dtype_codes;
 static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
                 *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
 static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST;
+/* graph.Node's slots, read at their offsets (the attribute lookup costs more than the rest
+ * of a scalar operation): op, shape, dtype, arg, device */
+static PyTypeObject *NodeType;
+static Py_ssize_t node_offsets[5];
+
+static PyObject *node_slot(PyObject *node, int k, PyObject *name) {
+    /* a new reference to the node's slot k, or NULL (no error set) */
+    if (Py_TYPE(node) == NodeType) {
+        PyObject *v = *(PyObject **)((char *)node + node_offsets[k]);
+        Py_XINCREF(v);
+        return v;
+    }
+    PyObject *v = PyObject_GetAttr(node, name);
+    if (v == NULL) PyErr_Clear();
+    return v;
+}
 
 static int is_float(int code) { return code == C_F32 || code == C_F64; }
 static int is_signed(int code) { return code >= C_I8 && code <= C_I64; }
@@ -138,16 +154,16 @@ static int known(Core *self) {
     PyObject *node = self->node;
     self->sc = SC_NONE;
     if (node == NULL) return 0;
-    PyObject *op = PyObject_GetAttr(node, s_op);
-    if (op == NULL) { PyErr_Clear(); return 0; }
+    PyObject *op = node_slot(node, 0, s_op);
+    if (op == NULL) return 0;
     int is_const = op == s_CONST || (PyUnicode_Check(op) &&
                                      PyUnicode_Compare(op, s_CONST) == 0);
     Py_DECREF(op);
     if (!is_const) return 0;
-    PyObject *shape = PyObject_GetAttr(node, s_shape);
-    PyObject *dtype = PyObject_GetAttr(node, s_dtype);
-    PyObject *arg = PyObject_GetAttr(node, s_arg);
-    PyObject *device = PyObject_GetAttr(node, s_device);
+    PyObject *shape = node_slot(node, 1, s_shape);
+    PyObject *dtype = node_slot(node, 2, s_dtype);
+    PyObject *arg = node_slot(node, 3, s_arg);
+    PyObject *device = node_slot(node, 4, s_device);
     PyObject *code_obj = dtype ? PyDict_GetItemWithError(dtype_codes, dtype) : NULL;
     int ok = 0;
     if (shape && dtype && arg && device && code_obj && PyTuple_Check(shape) &&
@@ -639,6 +655,25 @@ static PyObject *install(PyObject *mod, PyObject *args) {
         if (!(slow_compare[k] = get(d, cmp[k]))) return NULL;
     for (int k = 0; k < 4; k++)
         if (!(slow_arith[k] = get(d, ar[k])) || !(slow_rarith[k] = get(d, rar[k]))) return NULL;
+    PyObject *node_cls = PyDict_GetItemString(d, "node_type");
+    if (node_cls != NULL && PyType_Check(node_cls)) {
+        static const char *names[5] = {"op", "shape", "dtype", "arg", "device"};
+        int ok = 1;
+        for (int k = 0; k < 5 && ok; k++) {
+            PyObject *descr = PyObject_GetAttrString(node_cls, names[k]);
+            if (descr != NULL && Py_TYPE(descr) == &PyMemberDescr_Type &&
+                    ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
+                node_offsets[k] = ((PyMemberDescrObject *)descr)->d_member->offset;
+            else
+                ok = 0;
+            Py_XDECREF(descr);
+        }
+        PyErr_Clear();
+        if (ok) {
+            Py_INCREF(node_cls);
+            NodeType = (PyTypeObject *)node_cls;
+        }
+    }
     Py_INCREF(cls);
     ArrayType = (PyTypeObject *)cls;
     Py_RETURN_NONE;

@@ -133,8 +133,9 @@ def install(cls: type) -> None:
         return
     from .._lazy import realize
     callables = {method: getattr(cls, method) for method in SLOTS.values()}
+    from .._lazy.graph import Node
     callables.update(make_const=make_const, host_window=realize.host_window,
-                     dtype_codes=CODES)
+                     dtype_codes=CODES, node_type=Node)
     core.install(cls, callables)
     realize.on_write = core.bump
 
