@@ -137,6 +137,9 @@ def test_an_interrupted_compile_ends_the_compiler_and_leaves_no_file(
 # -- Ctrl-C during a kernel (issue 17) -----------------------------------------------------
 _LONG = """
 import os, signal, threading, time
+# (an interactive Python's Ctrl-C: a process started in the background of a shell, as a CI
+# runner may start the tests, inherits SIGINT ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import zyxarray as xp
 x = xp.arange(4 * 10**8, dtype=xp.float64)       # computed in the kernel: no memory
 y = xp.sum(xp.sin(x) * xp.cos(x))                # about 20 s on two cores
