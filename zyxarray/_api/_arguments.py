@@ -212,7 +212,7 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             device = next(iter(found), None)
         if _needs_conversion(args, kwargs, spec):
             args, kwargs = _as_arrays(name, args, kwargs, spec, device)
-        try:
+        try:            # (inline, not a helper's call: every public call passes here)
             return fn(*args, **kwargs)
         except (TypeError, ValueError, IndexError) as e:
             name_the_call(e, name)

@@ -246,38 +246,15 @@ static int arith(int op, int code, Value x, Value y, Value *r) {
     return 1;
 }
 
+/* Python's rich comparison `op` of a and b (one C type for both). */
+#define COMPARE(a, b)                                                       \
+    (op == Py_LT ? (a) < (b) : op == Py_LE ? (a) <= (b) : op == Py_EQ ? (a) == (b) : \
+     op == Py_NE ? (a) != (b) : op == Py_GT ? (a) > (b) : (a) >= (b))
+
 static int compare(int op, int code, Value x, Value y) {
-    if (is_float(code)) {
-        double a = x.f, b = y.f;
-        switch (op) {
-        case Py_LT: return a < b;
-        case Py_LE: return a <= b;
-        case Py_EQ: return a == b;
-        case Py_NE: return a != b;
-        case Py_GT: return a > b;
-        default: return a >= b;
-        }
-    }
-    if (is_unsigned(code)) {
-        uint64_t a = x.u, b = y.u;
-        switch (op) {
-        case Py_LT: return a < b;
-        case Py_LE: return a <= b;
-        case Py_EQ: return a == b;
-        case Py_NE: return a != b;
-        case Py_GT: return a > b;
-        default: return a >= b;
-        }
-    }
-    int64_t a = x.i, b = y.i;
-    switch (op) {
-    case Py_LT: return a < b;
-    case Py_LE: return a <= b;
-    case Py_EQ: return a == b;
-    case Py_NE: return a != b;
-    case Py_GT: return a > b;
-    default: return a >= b;
-    }
+    if (is_float(code)) return COMPARE(x.f, y.f);
+    if (is_unsigned(code)) return COMPARE(x.u, y.u);
+    return COMPARE(x.i, y.i);
 }
 
 /* -- windows -------------------------------------------------------------------------------- */
