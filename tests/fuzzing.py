@@ -213,16 +213,19 @@ class Program:
             tol = np.where((v.tol > 0) & (np.abs(_wide(v.ref)) <= v.tol), np.inf, tol)
         self._add(_fresh(ref, zyx, tol, v.sign))
 
-    def _binary(self, name: str, i: int, j: Any, reflected: bool = False) -> None:
-        v = self.pool[i]
-        assert v is not None
+    def _operand(self, j: Any) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+        """(NumPy's value, zyxarray's, tol, sign) of an operand: a pool index, or a Python
+        scalar spelt ``("py", value)`` (exact, its zero's sign known)."""
         if isinstance(j, int):
             w = self.pool[j]
             assert w is not None
-            other_ref, other_zyx, other_tol, other_sign = w.ref, w.zyx, w.tol, w.sign
-        else:
-            other_ref = other_zyx = j[1]       # (a Python scalar, as ("py", value))
-            other_tol, other_sign = np.zeros(()), np.ones((), bool)
+            return w.ref, w.zyx, w.tol, w.sign
+        return j[1], j[1], np.zeros(()), np.ones((), bool)
+
+    def _binary(self, name: str, i: int, j: Any, reflected: bool = False) -> None:
+        v = self.pool[i]
+        assert v is not None
+        other_ref, other_zyx, other_tol, other_sign = self._operand(j)
         a_ref, b_ref = (other_ref, v.ref) if reflected else (v.ref, other_ref)
         a_zyx, b_zyx = (other_zyx, v.zyx) if reflected else (v.zyx, other_zyx)
         a_tol, b_tol = (other_tol, v.tol) if reflected else (v.tol, other_tol)
@@ -325,13 +328,7 @@ class Program:
     def _inplace(self, name: str, i: int, j: Any) -> None:
         v = self.pool[i]
         assert v is not None
-        if isinstance(j, int):
-            w = self.pool[j]
-            assert w is not None
-            o_ref, o_zyx, o_tol, o_sign = w.ref, w.zyx, w.tol, w.sign
-        else:
-            o_ref = o_zyx = j[1]
-            o_tol, o_sign = np.zeros(()), np.ones((), bool)
+        o_ref, o_zyx, o_tol, o_sign = self._operand(j)
         tol = _binary_bounds(name, v.ref, o_ref, v.tol, o_tol,
                              _np(lambda: getattr(np, name)(v.ref, o_ref)))
         _np(lambda: getattr(v.ref.copy(), INPLACE[name])(o_ref))
