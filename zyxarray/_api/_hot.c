@@ -697,6 +697,5 @@ PyMODINIT_FUNC PyInit__hotcore(void) {
     s_CONST = PyUnicode_InternFromString("CONST");
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) return NULL;
-    PyModule_AddIntConstant(m, "MAXDIM", MAXDIM);
     return m;
 }

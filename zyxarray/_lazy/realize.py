@@ -291,6 +291,17 @@ def _tuned(c: Canonical, plan: KernelPlan, buffers: list[Any]) -> Canonical:
     return chosen
 
 
+def _in_base(node: Node) -> tuple[Node, int, tuple[int, ...]] | None:
+    """(the node whose buffer holds ``node``'s elements, the first one's index, the element
+    strides) for a node or a one-view unmasked window of one; None for other views."""
+    if node.op != "VIEW":
+        return node, 0, contiguous_strides(node.shape)
+    st = node.arg
+    if len(st) != 1 or st[0].mask is not None or st[0].shape != node.shape:
+        return None
+    return node.srcs[0], st[0].offset, st[0].strides
+
+
 def host_element(node: Node, idx: tuple[int, ...] = ()) -> tuple[np.ndarray, int] | None:
     """(the host memory holding an element of ``node``, typed, and the element's index in
     it) on a device whose memory is the host's (cpu, reference), for realized data or a
@@ -298,15 +309,10 @@ def host_element(node: Node, idx: tuple[int, ...] = ()) -> tuple[np.ndarray, int
     per axis, in range and non-negative); without it ``node`` must hold one element.
     Reading or writing an element there is a memory access, not a kernel: what loops over
     elements need."""
-    if node.op == "VIEW":
-        st = node.arg
-        if len(st) != 1 or st[0].mask is not None:
-            return None
-        base, index, strides = node.srcs[0], st[0].offset, st[0].strides
-    else:
-        base, index, strides = node, 0, contiguous_strides(node.shape)
-    if not idx and math.prod(node.shape) != 1:
+    at = _in_base(node)
+    if at is None or (not idx and math.prod(node.shape) != 1):
         return None
+    base, index, strides = at
     for i, s in zip(idx, strides):
         index += i * s
     buf = base.buffer
@@ -355,17 +361,13 @@ def host_window(node: Node) -> tuple | None:
     for realized data or a one-view unmasked window of it on a device whose memory is the
     host's, once its producer has finished; None otherwise. The answer holds until the node
     changes or a kernel writes into an existing buffer (``on_write``)."""
-    if node.buffer is not None:
-        base, offset, strides = node, 0, contiguous_strides(node.shape)
-        direct = not node.buffer.exported
-    elif node.op == "VIEW":
-        st = node.arg
-        if len(st) != 1 or st[0].mask is not None or st[0].shape != node.shape:
-            return None
-        base, offset, strides, direct = node.srcs[0], st[0].offset, st[0].strides, False
-    else:
+    at = _in_base(node)
+    if at is None:
         return None
-    if base.buffer is None or len(node.shape) > 8 or base.dtype != node.dtype:
+    base, offset, strides = at
+    # (a store needs the node's own buffer, never handed out without a copy)
+    direct = base is node and node.buffer is not None and not node.buffer.exported
+    if base.buffer is None or base.dtype != node.dtype:     # (rank: _hot.c's MAXDIM decides)
         return None
     memory = host_memory(base.buffer, base.dtype)
     if memory is None:
