@@ -159,3 +159,16 @@ def test_an_array_of_scalars_computed_in_a_loop(device: str) -> None:
     mixed = xp.array([xp.sum(r) for r in rows] + [2.5])
     assert mixed.dtype == xp.float64
     assert_close(mixed, np.array([5.0, 6.0, 10.0, 2.5]))
+
+
+def test_elements_of_a_pending_array_compute_it_once(device: str) -> None:
+    """``returns[i]`` in a loop, ``returns`` a computed array: on host memory the first read
+    computes the whole (small) array, then every read is a memory access."""
+    data = np.linspace(1.0, 2.0, 64)
+    x = xp.asarray(data, device=device)
+    returns = xp.diff(x) / x[:-1]
+    before = _kernels()
+    got = [float(returns[i]) for i in range(20)]
+    assert got == pytest.approx((np.diff(data) / data[:-1])[:20].tolist(), rel=1e-15)
+    if _host_memory(device):
+        assert _kernels() - before == 1

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._codegen.ir import Op
 from .._lazy import graph as g
-from .._lazy.realize import element, to_host, write_region
+from .._lazy.realize import element, realize, to_host, write_region
 from .._lazy.view import View, compose
 from ._array_object import Array, element_index
 from ._elementwise_functions import broadcast_node, broadcast_shapes, scalar_node
@@ -223,17 +223,36 @@ def _zero_d_mask(key: Any) -> bool | None:
     return None
 
 
+#: elements of a pending array in host memory past which reading one element computes only
+#: that element (a view's kernel) instead of the whole array
+ELEMENT_REALIZE_MAX = 1 << 20
+
+
+def _element_now(node: g.Node, idx: tuple[int, ...]) -> g.Node | None:
+    """``element(node, idx)``, computing ``node`` first where it is pending, small and in host
+    memory: NumPy code that reads an element of a computed array reads more of them (a loop
+    over ``returns[i]``), and each would otherwise be a kernel of its own."""
+    one = element(node, idx)
+    if one is None and node.size <= ELEMENT_REALIZE_MAX and \
+            hasattr(node.device, "host_array") and node.base().buffer is None and \
+            node.base().op != "CONST":
+        realize(node)
+        one = element(node, idx)
+    return one
+
+
 def getitem(x: Array, key: Any) -> Array:
     node = x._node
     if type(key) is int and node.shape and g.first_indexable(node):   # (the commonest key)
         size = node.shape[0]
         if -size <= key < size:
             if len(node.shape) == 1:    # an element: NumPy gives a scalar, a copy
-                return Array._new(element(node, (key % size,)) or g.index_first(node, key % size))
+                one = _element_now(node, (key % size,))
+                return Array._new(one or g.index_first(node, key % size))
             return Array._view(x, g.index_first, key % size)
     if type(key) is tuple and g.first_indexable(node):  # (``a[i, j]``: host memory, now)
         idx = element_index(key, node.shape)
-        one = element(node, idx) if idx is not None else None
+        one = _element_now(node, idx) if idx is not None else None
         if one is not None:
             return Array._new(one)
     flag = _zero_d_mask(key)
