@@ -40,6 +40,11 @@ def test_a_view_reads_only_the_bytes_it_spans(device: str, monkeypatch: pytest.M
     ranges = _spy(monkeypatch, device)
     got = np.asarray(x[index])
     np.testing.assert_array_equal(got, want)
+    if isinstance(index, int) and hasattr(registry.get(device), "host_array"):
+        # (one element of a small pending array in host memory: the read computes the array
+        # and reads the element from memory, no copy at all)
+        assert ranges == []
+        return
     (start, stop), = ranges
     assert stop is not None
     span = np.abs(np.arange(100).reshape(shape)[index]).ravel()
