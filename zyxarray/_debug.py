@@ -41,6 +41,11 @@ def enabled(topic: str) -> bool:
     return topic in _active
 
 
+def active() -> bool:
+    """Whether any topic is being logged now (fast paths that log nothing check it)."""
+    return bool(_active)
+
+
 def log(topic: str, message: str) -> None:
     """Write one message under ``topic`` to stderr if that topic is on."""
     if topic in _active:

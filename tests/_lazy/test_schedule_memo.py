@@ -294,3 +294,56 @@ def test_shared_and_repeated_reductions_with_one_key(device: str) -> None:
         for f in order * 2:
             x = xp.asarray(h, device=device)
             assert_close(f(x), expected, rtol=1e-15)
+
+
+# -- a keyed kernel launched from its leaves (realize._realize_keyed) ------------------------
+
+def _no_planning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on a realization that plans (``schedule``) fails the test."""
+    def planned(*args: object) -> None:
+        raise AssertionError("planned again: the keyed kernel was not launched directly")
+
+    monkeypatch.setattr(realize, "schedule", planned)
+
+
+def test_a_repeated_small_kernel_is_launched_from_its_leaves(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other buffers, constants of every kind and the rows of an array (windows at other
+    offsets) give NumPy's values without planning again."""
+    h = np.linspace(-2.0, 2.0, 40).reshape(8, 5)
+    rows = xp.asarray(h, device=device)
+    ints = xp.asarray(np.arange(5, dtype=np.uint64), device=device)
+    steps = [(rows[i] * c + 1.5, h[i] * c + 1.5) for i, c in ((0, 2.0), (1, -1.0))]
+    for got, want in steps:                       # (plans, then keeps the launch record)
+        assert_close(got, want)
+    assert_close(ints + np.uint64(2**63 + 5), np.arange(5, dtype=np.uint64) + 2**63 + 5)
+    assert_close(ints + np.uint64(3), np.arange(5, dtype=np.uint64) + 3)
+    assert_close(xp.sum(rows[2] * 3.0), np.sum(h[2] * 3.0), rtol=1e-14)
+    assert_close(xp.sum(rows[3] * 3.0), np.sum(h[3] * 3.0), rtol=1e-14)
+    kernels = realize.stats["kernels"]
+    _no_planning(monkeypatch)
+    for i in (7, 4, 2, 0):
+        for c in (0.5, -3.0, 1e300):
+            assert_close(rows[i] * c + 1.5, h[i] * c + 1.5)
+        assert_close(xp.sum(rows[i] * 3.0), np.sum(h[i] * 3.0), rtol=1e-14)
+    other = xp.asarray(h[::-1].copy(), device=device)      # another buffer, same structure
+    assert_close(other[1] * 4.0 + 1.5, h[::-1][1] * 4.0 + 1.5)
+    for big in (2**64 - 1, 2**63, 7):
+        assert_close(ints + np.uint64(big), np.arange(5, dtype=np.uint64) + np.uint64(big))
+    assert realize.stats["kernels"] == kernels + 4 * 4 + 1 + 3
+
+
+def test_a_launched_kernel_reads_the_values_from_before_a_later_write(device: str) -> None:
+    """A pending result launched from its leaves gives the values its leaves held when it was
+    made, as NumPy's would, even when a write into one of them comes before the read."""
+    h = np.arange(12, dtype=np.float64).reshape(3, 4)
+    x = xp.asarray(h, device=device)
+    for _ in range(3):
+        assert_close(x[1] * 2.0, h[1] * 2.0)
+    y = x[1] * 2.0            # (pending)
+    x[1, 2] = 100.0
+    x[1] += 1.0
+    assert_close(y, h[1] * 2.0)
+    h[1, 2] = 100.0
+    h[1] += 1.0
+    assert_close(x[1] * 2.0, h[1] * 2.0)

@@ -138,6 +138,8 @@ def install(cls: type) -> None:
                      dtype_codes=CODES, node_type=Node)
     core.install(cls, callables)
     realize.on_write = core.bump
+    from .._devices import cpu
+    cpu.launcher = core.launch
 
 
 def set_enabled(flag: bool) -> bool:

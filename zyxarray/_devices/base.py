@@ -10,7 +10,6 @@ Passes read ``DeviceInfo``; they never read a device's name.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import threading
 import time
@@ -83,10 +82,13 @@ class Buffer:
     def __del__(self) -> None:
         # ``__del__``, not ``weakref.finalize``: a finalizer costs about 4 us per buffer, more
         # than launching a small kernel, and every realization allocates a buffer
+        # (try/except, not contextlib.suppress: half the cost; at interpreter shutdown the
+        # pool may be gone already)
         if self.pooled:
-            # (at interpreter shutdown the pool may be gone already)
-            with contextlib.suppress(Exception):
+            try:
                 self.device.pool.release(self.nbytes, self.handle)
+            except Exception:
+                return
 
 
 def host_memory(buffer: Buffer, dtype: np.dtype) -> np.ndarray | None:
@@ -164,13 +166,17 @@ class MemoryPool:
         return max(self.capacity - self.in_use, 0)
 
     def allocate(self, nbytes: int) -> Any:
-        size = max(int(nbytes), 1)
-        with self._lock:
-            blocks = self._free.get(size)
-            if blocks:
-                self.cached -= size
-                self.in_use += size
-                return blocks.pop()
+        size = int(nbytes) if nbytes > 0 else 1
+        lock = self._lock       # (acquire/release, not ``with``: a small kernel's launch
+        lock.acquire()          # allocates a buffer, and this is half of its cost)
+        blocks = self._free.get(size)
+        if blocks:
+            self.cached -= size
+            self.in_use += size
+            handle = blocks.pop()
+            lock.release()
+            return handle
+        lock.release()
         if self.capacity and self.in_use + size > self.capacity:
             self.recover(size)
             if self.in_use + size > self.capacity:
@@ -197,11 +203,17 @@ class MemoryPool:
         return handle
 
     def release(self, nbytes: int, handle: Any) -> None:
-        size = max(int(nbytes), 1)
-        with self._lock:
-            self.in_use -= size
-            self.cached += size
-            self._free.setdefault(size, []).append(handle)
+        size = int(nbytes) if nbytes > 0 else 1
+        lock = self._lock
+        lock.acquire()
+        self.in_use -= size
+        self.cached += size
+        blocks = self._free.get(size)
+        if blocks is None:
+            self._free[size] = [handle]
+        else:
+            blocks.append(handle)
+        lock.release()
 
     def recover(self, needed: int = 0) -> None:
         """Out of memory: free the cached blocks, then collect unreferenced arrays (their

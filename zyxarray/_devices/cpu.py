@@ -3,7 +3,8 @@
 Layer: ``_devices``. Imports nothing above it; receives source text from the caller.
 
 Buffers are 64-byte aligned NumPy byte arrays from a caching pool; a buffer's handle is (the
-writable bytes, their address as a cffi pointer, a read-only view of them). Kernels run on
+writable bytes, their address as a cffi pointer, a read-only view of them, the address as an
+int). Kernels run on
 the calling thread (OpenMP inside), so every launch is complete when it returns.
 """
 
@@ -115,19 +116,42 @@ class _Interrupts:
                     lib.zx_abort = 1
 
 
+#: ``launch(kernel address, stop flag address, buffer addresses, ints, floats)``: calls a
+#: kernel by address with the lists converted in C, returning the stop flag's value after
+#: the call (``_api/_hot.c``'s ``launch``; ``_api/_hot.py`` sets it where that module is
+#: built). None: kernels are called through cffi, which costs about 2 us more per launch.
+launcher: Callable[[int, int, list[int], list[int], list[float]], int] | None = None
+
+
 class CPUProgram(Program):
     def __init__(self, name: str, source: str, lib: Any, ffi: Any) -> None:
         super().__init__(name, source)
         self._fn = getattr(lib, KERNEL_NAME)
         self._lib = lib   # keep the shared object loaded while the program lives
         self._ffi = ffi
+        self._address = int(ffi.cast("uintptr_t", self._fn))
         try:
             lib.zx_abort = 0
             self._abortable = True
+            self._flag = int(ffi.cast("uintptr_t", ffi.addressof(lib, "zx_abort")))
         except (AttributeError, KeyError):
             self._abortable = False       # (a kernel built without the flag)
+            self._flag = 0
 
     def __call__(self, buffers: list[Buffer], ints: list[int], floats: list[float]) -> Event:
+        launch = launcher
+        if launch is not None:
+            if self._abortable:
+                _Interrupts.running = self._lib
+            try:
+                stopped = launch(self._address, self._flag, [b.handle[3] for b in buffers],
+                                 ints, floats)
+            finally:
+                _Interrupts.running = None
+            if stopped:
+                raise KeyboardInterrupt(f"{self.name}: interrupted; the kernel stopped early "
+                                        "and its output was discarded")
+            return COMPLETED
         # cffi turns each list into a temporary C array for the call (no ffi.new: a launch
         # of a small kernel is mostly this overhead)
         if not self._abortable:
@@ -198,7 +222,8 @@ class CPUDevice(Device):
             raise MemoryError(f"cannot allocate {nbytes} bytes on device cpu") from None
         start = (-raw.ctypes.data) % 64
         arr = raw[start:start + nbytes]
-        return arr, self.ffi.cast("void*", arr.ctypes.data), _read_only(arr)
+        address = arr.ctypes.data
+        return arr, self.ffi.cast("void*", address), _read_only(arr), address
 
     def copy_in(self, buffer: Buffer, data: np.ndarray) -> None:
         dst = buffer.handle[0]
@@ -224,8 +249,9 @@ class CPUDevice(Device):
     def wrap_host(self, data: np.ndarray) -> Buffer:
         """A buffer over a contiguous host array's own memory (no copy; DLPack import)."""
         raw = data.reshape(-1).view(np.uint8)
+        address = raw.ctypes.data
         return Buffer(self, raw.nbytes,
-                      (raw, self.ffi.cast("void*", raw.ctypes.data), _read_only(raw)),
+                      (raw, self.ffi.cast("void*", address), _read_only(raw), address),
                       pooled=False)
 
     def host_array(self, buffer: Buffer) -> np.ndarray:

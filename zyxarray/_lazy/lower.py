@@ -143,7 +143,8 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo, lanes: int | None = None) -
 def forget(plan: KernelPlan, info: DeviceInfo) -> None:
     """Drop the canonical forms memoized for ``plan`` on ``info`` (after a tuning choice)."""
     if plan.memo is not None:
-        plan.memo.pop(info.name, None)
+        for key in (info.name, ("launch", info.name), ("ready", info.name)):
+            plan.memo.pop(key, None)     # (the last two: realize's records of the kernel)
     _parts_cache.clear()
 
 

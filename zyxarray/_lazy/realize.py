@@ -27,8 +27,8 @@ from .._devices.base import Device, Program, host_memory
 from . import graph, tune
 from .files import load_files
 from .graph import Node
-from .lower import Canonical, canonicalize, forget, lower, phases, scratch
-from .schedule import KernelPlan, LibraryStep, schedule
+from .lower import Canonical, _const_arguments, canonicalize, forget, lower, phases, scratch
+from .schedule import KernelPlan, LibraryStep, keyed_kernel, memo_stats, schedule
 from .view import contiguous_strides, span
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
@@ -238,10 +238,19 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
         out.set_buffer(buf)
         return
     buffers = [node.buffer for node, _ in plan.loads] + [buf]
-    if c.info.style == "threads" and not plan.into and tune.enabled():
+    tuned = c.info.style == "threads" and not plan.into and tune.enabled()
+    if tuned:
         c = _tuned(c, plan, buffers)
     _launch(c, buffers, buf)
     out.set_buffer(buf)
+    memo = plan.memo
+    if memo is not None and not tuned and not plan.into and plan.out_view is None and \
+            phases(c) == 1:
+        # (what _realize_keyed needs to launch this kernel again without a plan)
+        parts = memo.get(c.info.name)
+        prog = memo.get(("program", c.info.name, 0, c.lanes))
+        if parts is not None and prog is not None:
+            memo[("launch", c.info.name)] = (prog, parts[7], parts[10], parts[8], parts[9])
 
 
 def _launch(c: Canonical, buffers: list[Any], buf: Any) -> None:
@@ -257,6 +266,74 @@ def _launch(c: Canonical, buffers: list[Any], buf: Any) -> None:
                                  f"ints={c.ints} floats={c.floats}")
         buf.ready = prog(buffers, c.ints, c.floats)  # type: ignore[arg-type]
         stats["kernels"] += 1
+
+
+def _realize_keyed(t: Node) -> bool:
+    """Realize ``t`` by the one kernel memoized for its keyed graph, with the arguments
+    read straight from its leaves (``schedule.keyed_kernel``): what ``schedule`` (the
+    template's plan), ``canonicalize`` and ``run_plan`` would do, without making a plan or
+    a canonical form. A loop that observes a small result every step pays this, not the
+    whole realization. False (nothing done) until a realization by the slow path has run
+    that kernel on this device."""
+    spec = keyed_kernel(t.key)      # type: ignore[arg-type]
+    if spec is None:
+        return False
+    device = t.device
+    ready = spec[3].get(("ready", device.info.name))
+    if ready is None:
+        ready = _ready(spec, device)
+        if ready is None:
+            return False
+    prog, loads, ints, moving, consts, kinds, suffix = ready
+    leaves = t.leaves
+    assert leaves is not None
+    buffers = [(leaves[i].srcs[0] if window else leaves[i]).buffer for i, window in loads]
+    if moving:
+        ints = list(ints)
+        for pos, delta, w in moving:
+            ints[pos] = delta + leaves[w].arg[-1].offset
+    floats: list[float] = []
+    if consts:
+        const_ints, floats = _const_arguments(
+            [leaves[p].arg if type(p) is int else p.arg for p in consts], kinds)
+        ints = ints + const_ints + suffix
+    elif suffix:
+        ints = ints + suffix
+    buf = device.alloc(t.nbytes)
+    buffers.append(buf)
+    on_write()
+    buf.ready = prog(buffers, ints, floats)
+    stats["kernels"] += 1
+    stats["cache_hits"] += 1
+    memo_stats["hits"] += 1     # (the scheduler's plans for this structure, reused)
+    t.set_buffer(buf)
+    return True
+
+
+def _ready(spec: tuple, device: Device) -> tuple | None:
+    """``_realize_keyed``'s record of a keyed kernel on ``device``, made from what
+    ``run_plan`` kept once it ran the kernel there (None before that), and kept in the
+    kernel's memo: (program, loads as (leaf position, is a window), the
+    ints before the constants' with every fixed offset in place, the offsets that move
+    with a window as (position, offset less where it started, window leaf position), the
+    constants, their kinds, the ints after the constants'). ``lower.forget`` drops both
+    records with the canonical form."""
+    loads, offsets, consts, memo = spec
+    launch = memo.get(("launch", device.info.name))
+    if launch is None:
+        return None
+    prog, prefix, slots, suffix, kinds = launch
+    ints = list(prefix)
+    moving = []
+    for pos, (offset, w, start) in zip(slots, offsets):
+        if w < 0:
+            ints[pos] = offset
+        else:
+            moving.append((pos, offset - start, w))
+    sources = tuple((w, True) if i < 0 else (i, False) for i, w in loads)
+    ready = memo[("ready", device.info.name)] = (prog, sources, ints, tuple(moving), consts,
+                                                 kinds, list(suffix))
+    return ready
 
 
 def _tuned(c: Canonical, plan: KernelPlan, buffers: list[Any]) -> Canonical:
@@ -425,6 +502,12 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
 
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
+    if len(nodes) == 1 and not graph.pending_files and not _debug.active():
+        t = nodes[0].base()
+        if t.buffer is not None or t.op == "CONST":
+            return
+        if t.leaves is not None and _realize_keyed(t):
+            return
     if graph.pending_files:
         load_files(nodes)
     targets = _unrealized_bases(nodes)

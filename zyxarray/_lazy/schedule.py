@@ -411,14 +411,14 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
         return plans
     memo_stats["misses"] += 1
     plans = _schedule(targets)
-    if keyed is not None:
-        _keep_keyed(keyed, plans)
     if len(_templates) >= MAX_TEMPLATES or memo_stats["nodes"] > MAX_TEMPLATE_NODES:
         _templates.clear()
         memo_stats["nodes"] = 0
     with contextlib.suppress(KeyError):   # (a plan naming a node outside the graph)
         _templates[key] = _Template(plans, nodes)
         memo_stats["nodes"] += len(nodes)
+    if keyed is not None:       # (last: these plans then fill the keyed memo, so the next
+        _keep_keyed(keyed, plans)       # realization of the structure can launch directly)
     return plans
 
 
@@ -436,6 +436,27 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
         _keyed.clear()
     with contextlib.suppress(KeyError):
         _keyed[t.key] = _Template(plans, [*t.leaves, t], keep_fused=False)
+
+
+_keyed: dict[int, _Template] = {}
+
+
+def keyed_kernel(key: int) -> tuple | None:
+    """What a realization needs to run the one kernel memoized for a keyed graph (see
+    ``_keep_keyed``) straight from another graph's leaves, without making its plan:
+    (loads, offsets, constants, memo), or None when none is memoized or the kernel writes
+    into an existing buffer or a region.
+
+    - loads: per load, (leaf position, -1) or (-1, the window's leaf position): the node
+      whose buffer it reads is that leaf, or that window's source;
+    - offsets: per view of every load's and iota's ShapeTracker, in ``canonicalize``'s
+      order, (offset, window leaf position or -1, where that window started): a window's
+      last view moves with where the other graph's window starts;
+    - constants: per constant, its leaf position, or the CONST node the scheduler made;
+    - memo: the kernel's memo (``canonicalize`` keeps its canonical parts there, ``realize``
+      its program)."""
+    template = _keyed.get(key)
+    return None if template is None else template.kernel
 
 
 _keyed: dict[int, _Template] = {}
@@ -499,6 +520,7 @@ class _Template:
         pos = {id(n): i for i, n in enumerate(nodes)}
         self.steps: list[tuple] = []
         self.moves = False      # some plan reads a window
+        self.kernel: tuple | None = None     # see keyed_kernel
         for p in plans:
             if isinstance(p, LibraryStep):
                 self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
@@ -527,6 +549,17 @@ class _Template:
                                [pos[id(n)] for n in p.fused] if keep_fused else [],
                                [pos[id(n)] for n in p.needs],
                                p.out_view, p.into, p.domain_fixed, memo, p.reason))
+        if not keep_fused and len(plans) == 1 and self.steps[0][0] and \
+                plans[0].out_view is None and not plans[0].into:
+            _, _, _, _, _, _, _, loads, iotas, consts, *_ = self.steps[0]
+            offsets = []
+            for st, w, start in [(ld[1], ld[2], ld[3]) for ld in loads] + list(iotas):
+                for k, v in enumerate(st):
+                    moved = w is not None and k == len(st) - 1
+                    offsets.append((v.offset, w if moved else -1, start))
+            self.kernel = (tuple((-1, w) if w is not None else (i, -1)
+                                 for i, _, w, _ in loads),
+                           tuple(offsets), tuple(consts), self.steps[0][-2])
 
     def plans(self, nodes: list[Node]) -> list[KernelPlan | LibraryStep]:
         out: list[KernelPlan | LibraryStep] = []
