@@ -347,3 +347,25 @@ def test_a_launched_kernel_reads_the_values_from_before_a_later_write(device: st
     h[1, 2] = 100.0
     h[1] += 1.0
     assert_close(x[1] * 2.0, h[1] * 2.0)
+
+
+def test_a_library_op_on_realized_inputs_runs_without_planning(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A matrix product of realized data and views of it, or of one pending input whose
+    kernel is memoized, runs without the scheduler, with NumPy's values."""
+    rng = np.random.default_rng(3)
+    ha, hw = rng.standard_normal((30, 9)), rng.standard_normal(8)
+    a, w = xp.asarray(ha, device=device), xp.asarray(hw, device=device)
+
+    def steps(c: float) -> None:
+        assert_close(a[:, :-1] @ w, ha[:, :-1] @ hw, rtol=1e-12)
+        assert_close(a[::2, 1:] @ (w * c), ha[::2, 1:] @ (hw * c), rtol=1e-12)
+        assert_close(a[:, 1:].T @ (a[:, 1:] @ w), ha[:, 1:].T @ (ha[:, 1:] @ hw), rtol=1e-12)
+
+    for c in (1.0, 2.0):                # (the pending input's kernel, memoized)
+        steps(c)
+    if (a[:, 1:].T @ (a[:, 1:] @ w))._node.op != "LIBRARY":
+        pytest.skip(f"{device} computes small products as generated kernels")
+    _no_planning(monkeypatch)
+    for c in (3.0, -0.5):
+        steps(c)

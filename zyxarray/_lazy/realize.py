@@ -310,6 +310,26 @@ def _realize_keyed(t: Node) -> bool:
     return True
 
 
+def _realize_library(t: Node) -> bool:
+    """Run the library op ``t`` straight away when its inputs are realized data or views
+    of it, after realizing at most one pending input by itself: the plan ``schedule``
+    would make (the input's steps, then the op's), without planning the whole graph, so
+    each part takes its own fast path. False, with nothing done, when two inputs are
+    pending (the scheduler plans them together)."""
+    pending = None
+    for s in t.srcs:
+        b = s.base()
+        if b.buffer is None and b.op != "CONST":
+            if pending is not None and b is not pending:
+                return False
+            pending = b
+    if pending is not None:
+        realize(pending)
+    name, params = t.arg
+    run_library(LibraryStep(t, name, dict(params), list(t.srcs)))
+    return True
+
+
 def _ready(spec: tuple, device: Device) -> tuple | None:
     """``_realize_keyed``'s record of a keyed kernel on ``device``, made from what
     ``run_plan`` kept once it ran the kernel there (None before that), and kept in the
@@ -507,6 +527,8 @@ def realize(*nodes: Node) -> None:
         if t.buffer is not None or t.op == "CONST":
             return
         if t.leaves is not None and _realize_keyed(t):
+            return
+        if t.op == "LIBRARY" and _realize_library(t):
             return
     if graph.pending_files:
         load_files(nodes)
