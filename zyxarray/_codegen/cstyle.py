@@ -272,6 +272,12 @@ class CStyleRenderer:
             return None
         return self.ctype(np.dtype(np.uint64 if src.itemsize == 8 else np.uint32))
 
+    def negate_narrow(self, t: str, x: str, ut: str) -> str:
+        """``-x`` of an int8 or int16 value ``x``, wrapping (``-(-32768)`` is -32768),
+        computed in the unsigned type ``ut``. Dialects whose compilers get this wrong
+        override it (NVIDIA's: see ``CUDARenderer`` and ``OpenCLRenderer``)."""
+        return f"(({t})(({ut})0 - ({ut}){x}))"
+
     def ctype(self, dtype: np.dtype) -> str:
         return self.types[np.dtype(dtype).name]
 
@@ -479,6 +485,8 @@ class CStyleRenderer:
             return f"CMPLX{'F' if d == np.complex64 else ''}({a[0]}, {a[1]})"
         if op is Op.NEG:
             ut = self._wrapping_type(ins, src)
+            if ut is not None and src.kind == "i" and src.itemsize < 4:
+                return self.negate_narrow(t, a[0], ut)
             if ut is not None:
                 return f"(({t})(({ut})0 - ({ut}){a[0]}))"
             return f"(({t})(-{a[0]}))"
@@ -490,6 +498,8 @@ class CStyleRenderer:
             if kind == "f":
                 return f"fabs{self.fsuffix(src)}({a[0]})"
             ut = self._wrapping_type(ins, src)
+            if ut is not None and src.kind == "i" and src.itemsize < 4:
+                return f"({a[0]} < 0 ? {self.negate_narrow(t, a[0], ut)} : {a[0]})"
             if ut is not None:
                 return f"(({t})({a[0]} < 0 ? ({ut})0 - ({ut}){a[0]} : ({ut}){a[0]}))"
             return f"(({t})({a[0]} < 0 ? -{a[0]} : {a[0]}))"

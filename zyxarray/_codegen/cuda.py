@@ -132,6 +132,15 @@ class CUDARenderer(CudaFamilyRenderer):
     vector_make = "make_{vec}({0}, {1})"
     use_c_math = False
 
+    def negate_narrow(self, t: str, x: str, ut: str) -> str:
+        """NVIDIA's ptxas computes ``neg.s16`` (and ``neg.s8``) in a 32-bit register
+        without sign-extending the result: -(-32768) then reads as 32768 in the next
+        comparison or widening (every other int16 value is right). NVVM makes that ``neg``
+        of any subtraction from a zero it can see (``__vneg2`` fared no better: its
+        ``add.u16x2`` gave 32767), so the zero here is ``blockIdx.z``, which the compilers
+        cannot know and every launch leaves at 0 (the grid is one block deep)."""
+        return f"(({t})(({ut})blockIdx.z - ({ut}){x}))"
+
     def special(self, name: str) -> str:
         return {"group_id": "blockIdx.x", "local_id": "threadIdx.x"}[name]
 

@@ -535,6 +535,18 @@ class SpirvRenderer:
             self.local = out
         return out
 
+    def _negate_narrow(self, t: int, d: np.dtype, x: int) -> int:
+        """``-x`` of an int8 or int16 ``x`` (``d``), subtracted from a zero NVIDIA's
+        compiler cannot see: the work-group id's z component (every dispatch is one group
+        deep). Its ptxas gets ``neg.s16`` wrong for -32768, and the compiler makes one of
+        OpSNegate or of a subtraction from a constant zero (see ``cuda.CUDARenderer``)."""
+        m = self.m
+        u32 = m.type(OpTypeInt, 32, 0)
+        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
+                                                     self.wg_var), 2)
+        narrow = m.value(OpUConvert, self.t(np.dtype(f"uint{8 * d.itemsize}")), z)
+        return m.value(OpISub, t, m.value(OpBitcast, t, narrow), x)
+
     # -- structured control flow ---------------------------------------------------------------
     def _variable(self, type_id: int, init: int) -> int:
         """A function variable of ``type_id`` holding ``init``."""
@@ -858,6 +870,8 @@ class SpirvRenderer:
                 m.decorate(v, DEC_NO_CONTRACTION)   # --fmad=false does)
             return v
         if op is Op.NEG:
+            if signed and d.itemsize < 4:
+                return self._negate_narrow(t, d, a[0])
             return m.value(OpFNegate if f else OpSNegate, t, a[0])
         if op is Op.DIV:
             if not f:
@@ -901,6 +915,9 @@ class SpirvRenderer:
         if op is Op.ABS:
             if kind == "u":
                 return a[0]
+            if signed and d.itemsize < 4:
+                negative = m.value(OpSLessThan, self.t(BOOL), a[0], self.const(0, d))
+                return m.value(OpSelect, t, negative, self._negate_narrow(t, d, a[0]), a[0])
             return self._glsl(GLSL_FABS if f else GLSL_SABS, t, a[0])
         if op in (Op.SQRT, Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND) and f:
             code = {Op.SQRT: GLSL_SQRT, Op.FLOOR: GLSL_FLOOR, Op.CEIL: GLSL_CEIL,
