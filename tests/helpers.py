@@ -325,11 +325,14 @@ _FLUSHES: dict[str, bool] = {}
 
 
 def flushes_float32_subnormals(device: str) -> bool:
-    """Whether ``device`` flushes float32 subnormals to zero, as NVIDIA's Vulkan driver does
-    (it offers no DenormPreserve for 32-bit floats): measured once per device."""
+    """Whether ``device`` flushes float32 subnormals to zero anywhere, as NVIDIA's Vulkan
+    driver does (it offers no DenormPreserve for 32-bit floats; with round-to-nearest asked
+    for, its products keep them while its comparisons and conversions flush them): measured
+    once per device, by a product, a comparison and a conversion."""
     if device not in _FLUSHES:
         x = xp.asarray(np.array([1e-40], np.float32), device=device)
-        _FLUSHES[device] = bool(np.asarray(x * 1)[0] == 0)
+        _FLUSHES[device] = bool(np.asarray(x * 1)[0] == 0) or not bool(
+            np.asarray(x != 0)[0]) or bool(np.asarray(xp.astype(x, xp.float64))[0] == 0)
     return _FLUSHES[device]
 
 

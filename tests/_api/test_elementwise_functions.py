@@ -466,6 +466,33 @@ def test_integer_overflow_wraps(device: str) -> None:
             check_against_numpy(device, xp.abs, np.abs, [a])
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+def test_narrow_negation_of_every_value(device: str, dtype: type) -> None:
+    """-x, abs(x) and their signs and widenings for every int8/int16 value: NVIDIA's ptxas
+    left -(-32768) as 32768 in its 32-bit register (the renderers' negate_narrow)."""
+    info = np.iinfo(dtype)
+    h = np.arange(info.min, info.max + 1, dtype=dtype)
+    x = xp.asarray(h, device=device)
+    for got, want in ((xp.sign(-x), np.sign(-h)), (xp.astype(-x, xp.int32), (-h).astype(np.int32)),
+                      (xp.abs(x) < 0, np.abs(h) < 0), (xp.astype(xp.abs(x), xp.int64),
+                                                       np.abs(h).astype(np.int64))):
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_float32_sqrt_and_products_round_once(device: str) -> None:
+    """float32 sqrt is correctly rounded (Vulkan's GLSL sqrt is not: it goes through
+    float64), and ``a * b - c`` is two roundings, not a fused multiply-add (OpenCL C
+    contracts unless told not to)."""
+    rng = np.random.default_rng(7)
+    h = (rng.random(20_000) * 1e4 + 1e-3).astype(np.float32)
+    np.testing.assert_array_equal(np.asarray(xp.sqrt(xp.asarray(h, device=device))),
+                                  np.sqrt(h))
+    a = np.array([1 + 2.0**-12], np.float32)           # a * a = 1 + 2^-11 + 2^-24: a tie
+    c = np.array([1 + 2.0**-11], np.float32)
+    xa, xc = xp.asarray(a, device=device), xp.asarray(c, device=device)
+    np.testing.assert_array_equal(np.asarray(xa * xa - xc), a * a - c)
+
+
 def test_nan_propagation_in_maximum_and_minimum(device: str) -> None:
     a = Input(np.array([np.nan, 1.0, np.nan, -np.inf, 0.0]), [])
     b = Input(np.array([1.0, np.nan, np.nan, np.inf, -0.0]), [])

@@ -919,6 +919,13 @@ class SpirvRenderer:
                 negative = m.value(OpSLessThan, self.t(BOOL), a[0], self.const(0, d))
                 return m.value(OpSelect, t, negative, self._negate_narrow(t, d, a[0]), a[0])
             return self._glsl(GLSL_FABS if f else GLSL_SABS, t, a[0])
+        if op is Op.SQRT and d == F32 and self.fp64:
+            # GLSL's float32 sqrt may be 3 ulp off (NVIDIA's was 1 ulp off NumPy's correctly
+            # rounded one for a sixth of its arguments); float64's, rounded once to float32,
+            # is correctly rounded (53 >= 2 * 24 + 2 bits: the double rounding is harmless)
+            f64 = self.t(F64)
+            return m.value(OpFConvert, t, self._glsl(GLSL_SQRT, f64,
+                                                     m.value(OpFConvert, f64, a[0])))
         if op in (Op.SQRT, Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND) and f:
             code = {Op.SQRT: GLSL_SQRT, Op.FLOOR: GLSL_FLOOR, Op.CEIL: GLSL_CEIL,
                     Op.TRUNC: GLSL_TRUNC, Op.ROUND: GLSL_ROUND_EVEN}[op]
