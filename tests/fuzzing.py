@@ -686,7 +686,7 @@ def _values(draw: st.DrawFn, dtype: str, n: int, flushes: bool) -> list:
                 1.0, -1.0]
     if d.kind == "f":           # (complex infinities and NaNs: left out, see _binary_bounds)
         specials += [math.inf, -math.inf, math.nan]
-    plain = st.floats(-1e3, 1e3, width=width)
+    plain = st.floats(-1e3, 1e3, width=width, allow_subnormal=not flushes)
     anything = st.floats(width=width, allow_subnormal=not flushes, allow_nan=d.kind == "f",
                          allow_infinity=d.kind == "f")
     one = plain | st.sampled_from(specials) | anything
