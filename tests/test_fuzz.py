@@ -143,6 +143,15 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("take", 3, [0, 0, 1, 1, 1]),
         ("observe", 3),
     ],
+    # NVIDIA's Vulkan gave 0-0j for -(0+0j) (the real part's zero lost its sign): open
+    "complex_negation_of_zero": [
+        ("leaf", "complex64", (), [(898.4056396484375 + 3.4028234663852886e+38j)]),
+        ("reduce", "sum", 0, None, True),
+        ("leaf", "bool", (), [False]),
+        ("cast", 2, "complex64"),
+        ("unary", "negative", 3),
+        ("observe", 4),
+    ],
     # cuda:0 sorted a NaN with the sign bit set first (CuPy's radix sort orders bits)
     "sort_with_nan_on_cuda": [
         ("leaf", "float64", (5,), [362.36259742750235, -math.inf, 1.0, 0.001,
@@ -165,7 +174,12 @@ REGRESSIONS: dict[str, list[tuple]] = {
 
 
 #: regressions still failing on some devices: name -> (does it fail on this device, why)
-KNOWN: dict[str, tuple[Any, str]] = {}
+KNOWN: dict[str, tuple[Any, str]] = {
+    "complex_negation_of_zero": (
+        lambda info: info.kind == "vulkan" and "NVIDIA" in info.description,
+        "NVIDIA's Vulkan driver gave 0-0j for -(0+0j) in one fuzzed program (H200, "
+        "2026-11-26): not investigated yet"),
+}
 
 
 @pytest.mark.parametrize("name", sorted(REGRESSIONS))
