@@ -93,8 +93,11 @@ class _Restart(Exception):
 # shifted neighbours, both halves of a roll) is inlined again under the second view only if
 # its first inlining added at most this many expressions; a costlier one is stored once by a
 # kernel of its own and loaded. Without the bound a loop of stencil steps inlines each step
-# into every neighbour of the next, and the kernel grows exponentially with the steps.
-REUSE_INLINE_MAX = 16
+# into every neighbour of the next, and the kernel grows exponentially with the steps. (16
+# let one 5-point step with padding be inlined into the next step's five reads: heat in
+# bench/programs.py took 47 ms on the 2-core machine, 10 ms with 8, which stores each step;
+# stencil_concat 21 -> 16 ms.)
+REUSE_INLINE_MAX = 8
 # An elementwise value that a kernel reads through a broadcast (a zero stride: matmul's
 # operands, ``x - w[None, :]``) is computed again for every point it is broadcast to; it is
 # stored once instead when it costs more than this many expressions. Without the bound a
