@@ -441,9 +441,6 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
         _keyed[t.key] = _Template(plans, [*t.leaves, t], keep_fused=False)
 
 
-_keyed: dict[int, _Template] = {}
-
-
 def keyed_kernel(key: int) -> tuple | None:
     """What a realization needs to run the one kernel memoized for a keyed graph (see
     ``_keep_keyed``) straight from another graph's leaves, without making its plan:
