@@ -39,6 +39,7 @@ class OpenCLRenderer(CStyleRenderer):
     vector_make = "({vec})({0}, {1})"
     use_c_math = False
     checked_pow = True     # PoCL's pow(-inf, 0.5f) is NaN
+    float_header = ""
 
     def negate_narrow(self, t: str, x: str, ut: str) -> str:
         """NVIDIA's compiler turns a subtraction of an int16 (or int8) from a zero it can
@@ -46,7 +47,6 @@ class OpenCLRenderer(CStyleRenderer):
         ``CUDARenderer.negate_narrow``). The zero here is the global offset, which the
         compiler cannot know and every launch leaves at 0 (``_devices/opencl.py``)."""
         return f"(({t})(({ut})get_global_offset(0) - ({ut}){x}))"
-    float_header = ""
 
     def render(self, kernel: Kernel) -> str:
         # OpenCL C contracts a * b + c into one rounding unless told not to (FP_CONTRACT is

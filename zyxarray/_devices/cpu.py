@@ -4,8 +4,8 @@ Layer: ``_devices``. Imports nothing above it; receives source text from the cal
 
 Buffers are 64-byte aligned NumPy byte arrays from a caching pool; a buffer's handle is (the
 writable bytes, their address as a cffi pointer, a read-only view of them, the address as an
-int). Kernels run on
-the calling thread (OpenMP inside), so every launch is complete when it returns.
+int). Kernels run on the calling thread (OpenMP inside), so every launch is complete when it
+returns.
 """
 
 from __future__ import annotations
