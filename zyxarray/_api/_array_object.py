@@ -584,12 +584,10 @@ class Array(_hot.Base):
     def __rrshift__(self, o: Any) -> Any: return self._binop("bitwise_right_shift", o, True)
     def __irshift__(self, o: Any) -> Any: return self._inplace("bitwise_right_shift", o)
     def __matmul__(self, o: Any) -> Any:
-        from ._linear_algebra_functions import matmul
-        return matmul(self, o) if _is_operand(o) else NotImplemented
+        return (_matmul or _load_matmul())(self, o) if _is_operand(o) else NotImplemented
 
     def __rmatmul__(self, o: Any) -> Any:
-        from ._linear_algebra_functions import matmul
-        return matmul(o, self) if _is_operand(o) else NotImplemented
+        return (_matmul or _load_matmul())(o, self) if _is_operand(o) else NotImplemented
 
     def __imatmul__(self, o: Any) -> Any:
         from ._linear_algebra_functions import matmul
@@ -1063,6 +1061,17 @@ def _indexing() -> Any:
 _hot.install(Array)     # (its hot slots: in C where _hot.c builds, else these methods)
 _FAST = _fast_rules()
 _OPERAND_TYPES = (Array, builtins.bool, int, float, complex, np.ndarray, np.generic)
+
+
+_matmul: Callable[[Any, Any], Any] | None = None
+
+
+def _load_matmul() -> Callable[[Any, Any], Any]:
+    """``matmul`` (imported on first use: that module imports this one)."""
+    global _matmul
+    from ._linear_algebra_functions import matmul
+    _matmul = matmul
+    return matmul
 
 
 def _is_operand(x: Any) -> builtins.bool:

@@ -13,6 +13,7 @@ import numpy as np
 from .._codegen.ir import Op
 from .._devices import library
 from .._lazy import graph as g
+from .._lazy.realize import realize
 from . import _dtypes as dt
 from ._arguments import mixed_devices
 from ._array_object import Array
@@ -21,6 +22,31 @@ from ._elementwise_functions import broadcast_node, broadcast_shapes, check, ope
 
 def matmul(x1: Any, x2: Any, /) -> Array:
     """Matrix product; 1-D operands are vectors (promoted and removed as NumPy does)."""
+    if type(x1) is Array and type(x2) is Array:
+        an, bn = x1._node, x2._node
+        # a pair of shapes and dtypes seen before on a device with a library matmul: the
+        # node at once (the checks below passed for it; a loop's matmul costs 1 us, not 7)
+        seen = _LIBRARY_SEEN.get((an.shape, bn.shape, an.dtype, bn.dtype, an.device))
+        if seen is not None and bn.device is an.device:
+            if an.dtype != seen[0]:
+                an = g.cast(an, seen[0])
+            if bn.dtype != seen[0]:
+                bn = g.cast(bn, seen[0])
+            return _run_now(g.library("matmul", (an, bn), {}, seen[0], seen[1]))
+    return _matmul(x1, x2)
+
+
+def _run_now(node: g.Node) -> Array:
+    """A library matmul, computed as it is built. Its inputs must be realized data for the
+    BLAS anyway and its result is a buffer that consumers read, so waiting gains no fusion;
+    but a loop of products kept pending (a training loop: ``X @ w`` every step) grows a
+    graph that the scheduler must walk as a whole, about 15 us per step more than running
+    each product with its fast path (``realize._realize_library``)."""
+    realize(node)
+    return Array._new(node)
+
+
+def _matmul(x1: Any, x2: Any) -> Array:
     a = x1 if isinstance(x1, Array) else None
     b = x2 if isinstance(x2, Array) else None
     if a is None or b is None:
@@ -49,7 +75,10 @@ def matmul(x1: Any, x2: Any, /) -> Array:
     if info.style == "loops" or library.on_device(info.kind, "matmul") is not None:
         # a library node: NumPy's BLAS on the host memory of the cpu/reference devices,
         # the device's own BLAS (cuBLAS) where it has one
-        return Array._new(g.library("matmul", (an, bn), {}, common.np, shape))
+        if len(_LIBRARY_SEEN) >= 1024:
+            _LIBRARY_SEEN.clear()
+        _LIBRARY_SEEN[(a.shape, b.shape, a.dtype.np, b.dtype.np, a.device)] = (common.np, shape)
+        return _run_now(g.library("matmul", (an, bn), {}, common.np, shape))
     # (vectors as 1 x k and k x 1 matrices)
     an, bn = g.reshape(an, a_shape), g.reshape(bn, b_shape)
     full = batch + (n, k, m)
@@ -58,6 +87,10 @@ def matmul(x1: Any, x2: Any, /) -> Array:
     prod = g.alu(Op.MUL, lhs, rhs)
     out = g.reduce(prod, Op.OR if common is dt.bool else Op.ADD, (len(full) - 2,))
     return Array._new(g.reshape(out, shape))
+
+
+#: (shapes, dtypes, device) of library matmuls built -> (result dtype, result shape)
+_LIBRARY_SEEN: dict[tuple, tuple[np.dtype, tuple[int, ...]]] = {}
 
 
 def matrix_transpose(x: Array, /) -> Array:

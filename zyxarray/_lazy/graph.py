@@ -137,6 +137,7 @@ def _intern(record: tuple) -> int:
     if k is None:
         if len(_keys) >= MAX_KEYS:
             _keys.clear()
+            _window_keys.clear()
         k = _keys[record] = next(_key_counter)
     return k
 
@@ -174,7 +175,14 @@ def window_structure(st: ShapeTracker) -> ShapeTracker:
 def _set_window_key(n: Node, src: Node) -> None:
     k = src.key
     if k is not None:
-        n.key = _intern(("WINDOW", window_structure(n.arg), n.dtype, n.shape, k))
+        memo = (n.arg, n.dtype, n.shape, k)
+        key = _window_keys.get(memo)
+        if key is None:
+            key = _intern(("WINDOW", window_structure(n.arg), n.dtype, n.shape, k))
+            if len(_window_keys) >= MAX_KEYS:
+                _window_keys.clear()
+            _window_keys[memo] = key
+        n.key = key
         # (its leaves are itself: ``leaves`` stays None, as a leaf's does, rather than
         # a tuple that would hold the node in a reference cycle)
 
@@ -236,6 +244,9 @@ def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
         return node
     return Node("CONST", (), value, np.dtype(dtype), (), device)
 
+
+#: (a window's ShapeTracker, dtype, shape, its source's key) -> the window's key
+_window_keys: dict[tuple, int] = {}
 
 #: shared CONST nodes (a CONST is never realized or changed in place, so sharing is safe)
 _consts: dict[tuple, Node] = {}
@@ -551,14 +562,30 @@ def copy_to(node: Node, device: Device) -> Node:
 
 def _view(node: Node, fn: str, *args: Any, shape: tuple[int, ...]) -> Node:
     if node.op == "VIEW":
-        st = st_apply(node.arg, fn, *args)
         src = node.srcs[0]
+        memo = (node.arg, fn, args)
     else:
-        st = st_apply((View.contiguous(node.shape),), fn, *args)
         src = node
-    if len(st) == 1 and st[0].is_contiguous and st[0].shape == src.shape:
+        memo = (node.shape, fn, args)       # (a shape, where a view has a ShapeTracker)
+    found = _views.get(memo)
+    if found is None:
+        st = st_apply(node.arg if src is not node else (View.contiguous(node.shape),), fn,
+                      *args)
+        found = (st, len(st) == 1 and st[0].is_contiguous)
+        if len(_views) >= MAX_VIEWS:
+            _views.clear()
+        _views[memo] = found
+    st, contiguous = found
+    if contiguous and st[0].shape == src.shape:
         return src
     return Node("VIEW", (src,), st, node.dtype, tuple(shape), node.device)
+
+
+#: (a node's ShapeTracker or a contiguous node's shape, view op, its arguments) -> (the
+#: resulting ShapeTracker, whether it is one contiguous view): a loop that takes the same
+#: view of each step's value (``X.T``, ``a[i]``) works it out once
+_views: dict[tuple, tuple[ShapeTracker, bool]] = {}
+MAX_VIEWS = 16384
 
 
 def reshape(node: Node, shape: tuple[int, ...]) -> Node:
