@@ -605,8 +605,10 @@ class Array(_hot.Base):
     def _ne(self, o: object) -> Any: return self._binop("not_equal", o)
 
     def _neg(self) -> Array:
-        from ._elementwise_functions import negative
-        return negative(self)
+        node = self._node
+        if node.dtype.kind in "iufc" and node.op != "CONST" and not g.is_const_view(node):
+            return Array._new(g.alu1(Op.NEG, node))
+        return (_ew or _elementwise()).negative(self)
 
     def __pos__(self) -> Array:
         from ._elementwise_functions import positive

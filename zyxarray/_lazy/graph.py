@@ -273,7 +273,7 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
     if shape is None:
         shape = first.shape
     out = first.dtype if dtype is None else np.dtype(dtype)
-    if op in _FOLDABLE and all(s.op == "CONST" or _const_view(s) for s in srcs):
+    if op in _FOLDABLE and all(s.op == "CONST" or is_const_view(s) for s in srcs):
         folded = _fold_alu(op, srcs, out)
         if folded is not None:
             return broadcast(_own_const(folded, out, first.device), shape)
@@ -288,7 +288,7 @@ _FOLDABLE = {Op.ADD: np.add, Op.SUB: np.subtract, Op.MUL: np.multiply,
              Op.CMPEQ: np.equal, Op.CMPNE: np.not_equal}
 
 
-def _const_view(node: Node) -> bool:
+def is_const_view(node: Node) -> bool:
     """Whether ``node`` is one CONST broadcast (``zeros``, ``full``)."""
     return node.op == "VIEW" and node.srcs[0].op == "CONST" and len(node.arg) == 1 and \
         node.arg[0].mask is None and not any(node.arg[0].strides)
@@ -323,6 +323,21 @@ def alu2(op: Op, a: Node, b: Node) -> Node:
     n.depth = (a.depth if a.depth >= b.depth else b.depth) + 1
     n.key = n.leaves = None
     _set_key(n, ("ALU2", op), (a, b))
+    return n
+
+
+def alu1(op: Op, a: Node) -> Node:
+    """``alu`` of one source that is neither a constant nor one broadcast (the caller
+    checked), with the source's dtype: the unary operators' fast path."""
+    n = _new_node(Node)
+    n.op = "ALU"
+    n.srcs = (a,)
+    n.arg = op
+    n.buffer = None
+    n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
+    n.depth = a.depth + 1
+    n.key = n.leaves = None
+    _set_key(n, ("ALU1", op), (a,))
     return n
 
 
@@ -465,7 +480,7 @@ def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ..
     ``float(xp.sum(xp.zeros((10**6, 10**6))))`` is immediate, not 10^12 additions."""
     if node.op == "CONST":
         src = node
-    elif _const_view(node):
+    elif is_const_view(node):
         src = node.srcs[0]
     else:
         return None
