@@ -40,6 +40,7 @@ from tests.helpers import (
     scaled,
     tolerance,
 )
+from zyxarray._devices import registry
 
 ALL = DTYPES
 INT_OR_BOOL = INTEGER + ("bool",)
@@ -480,13 +481,17 @@ def test_narrow_negation_of_every_value(device: str, dtype: type) -> None:
 
 
 def test_float32_sqrt_and_products_round_once(device: str) -> None:
-    """float32 sqrt is correctly rounded (Vulkan's GLSL sqrt is not: it goes through
-    float64), and ``a * b - c`` is two roundings, not a fused multiply-add (OpenCL C
-    contracts unless told not to)."""
+    """float32 sqrt and division are correctly rounded (Vulkan's GLSL sqrt and OpFDiv are
+    not: they go through float64 where the device has it), and ``a * b - c`` is two
+    roundings, not a fused multiply-add (OpenCL C contracts unless told not to)."""
     rng = np.random.default_rng(7)
     h = (rng.random(20_000) * 1e4 + 1e-3).astype(np.float32)
     np.testing.assert_array_equal(np.asarray(xp.sqrt(xp.asarray(h, device=device))),
                                   np.sqrt(h))
+    if registry.get(device).info.float64:
+        q = (rng.random(20_000) * 1e3 + 1e-2).astype(np.float32)
+        np.testing.assert_array_equal(
+            np.asarray(xp.asarray(h, device=device) / xp.asarray(q, device=device)), h / q)
     a = np.array([1 + 2.0**-12], np.float32)           # a * a = 1 + 2^-11 + 2^-24: a tie
     c = np.array([1 + 2.0**-11], np.float32)
     xa, xc = xp.asarray(a, device=device), xp.asarray(c, device=device)

@@ -876,6 +876,13 @@ class SpirvRenderer:
         if op is Op.DIV:
             if not f:
                 raise SpirvUnsupported(f"{self.k.name}: true division of integers")
+            if d == F32 and self.fp64:
+                # float64's quotient, rounded once to float32, is the correctly rounded one
+                # (as sqrt below); float32's OpFDiv is allowed 2.5 ulp, and NVIDIA's was 1
+                # ulp off for a third of the quotients
+                f64 = self.t(F64)
+                return m.value(OpFConvert, t, m.value(OpFDiv, f64, m.value(OpFConvert, f64, a[0]),
+                                                      m.value(OpFConvert, f64, a[1])))
             if d == F32:
                 return self._fdiv32(t, a[0], a[1])
             return m.value(OpFDiv, t, *a)
