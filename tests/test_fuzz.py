@@ -143,7 +143,9 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("take", 3, [0, 0, 1, 1, 1]),
         ("observe", 3),
     ],
-    # NVIDIA's Vulkan gave 0-0j for -(0+0j) (the real part's zero lost its sign): open
+    # NVIDIA's Vulkan gave 0-0j for -(0+0j): its compiler folded the negation of a
+    # component built by a select into one that lost the zero's sign (SPIR-V's math
+    # routines now negate as -0.0 - x, the -0.0 made where the compiler cannot see it)
     "complex_negation_of_zero": [
         ("leaf", "complex64", (), [(898.4056396484375 + 3.4028234663852886e+38j)]),
         ("reduce", "sum", 0, None, True),
@@ -174,12 +176,7 @@ REGRESSIONS: dict[str, list[tuple]] = {
 
 
 #: regressions still failing on some devices: name -> (does it fail on this device, why)
-KNOWN: dict[str, tuple[Any, str]] = {
-    "complex_negation_of_zero": (
-        lambda info: info.kind == "vulkan" and "NVIDIA" in info.description,
-        "NVIDIA's Vulkan driver gave 0-0j for -(0+0j) in one fuzzed program (H200, "
-        "2026-11-26): not investigated yet"),
-}
+KNOWN: dict[str, tuple[Any, str]] = {}
 
 
 @pytest.mark.parametrize("name", sorted(REGRESSIONS))

@@ -480,6 +480,22 @@ def test_narrow_negation_of_every_value(device: str, dtype: type) -> None:
         np.testing.assert_array_equal(np.asarray(got), want)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_negation_keeps_the_signs_of_zeros(device: str, dtype: str) -> None:
+    """-z, and -z conjugated, of complex numbers made from booleans and floats: NVIDIA's
+    Vulkan compiler lost the real part's -0.0 in both (the SPIR-V math routines' negate)."""
+    h = np.array([False, True])
+    b = xp.asarray(h, device=device)
+    f = xp.astype(b, xp.float32 if dtype == "complex64" else xp.float64)
+    z = h.astype(dtype)
+    for got, want in ((-xp.astype(b, dtype), -z), (xp.conj(-xp.astype(b, dtype)), np.conj(-z)),
+                      (-xp.astype(f, dtype), -z), (xp.conj(-xp.astype(f, dtype)), np.conj(-z))):
+        g = np.asarray(got)
+        np.testing.assert_array_equal(g, want)
+        np.testing.assert_array_equal(np.signbit(g.real), np.signbit(want.real))
+        np.testing.assert_array_equal(np.signbit(g.imag), np.signbit(want.imag))
+
+
 def test_float32_sqrt_and_products_round_once(device: str) -> None:
     """float32 sqrt and division are correctly rounded (Vulkan's GLSL sqrt and OpFDiv are
     not: they go through float64 where the device has it), and ``a * b - c`` is two

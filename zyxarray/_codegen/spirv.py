@@ -547,6 +547,24 @@ class SpirvRenderer:
         narrow = m.value(OpUConvert, self.t(np.dtype(f"uint{8 * d.itemsize}")), z)
         return m.value(OpISub, t, m.value(OpBitcast, t, narrow), x)
 
+    def negate_float(self, t: int, d: np.dtype, x: int) -> int:
+        """``-x`` of a float32 or float64 ``x`` (``d``) inside the math routines: ``-0.0 -
+        x``, the -0.0 made from the work-group id's z component (zero, unknown to the
+        compiler). NVIDIA's Vulkan compiler folded an OpFNegate of a complex number's
+        component built by a select into one that lost the zero's sign (``-(0+0j)`` gave
+        ``0-0j`` when a conjugate followed); a subtraction it cannot see through keeps it."""
+        m = self.m
+        u32 = m.type(OpTypeInt, 32, 0)
+        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
+                                                     self.wg_var), 2)
+        if d.itemsize == 8:
+            u64 = m.type(OpTypeInt, 64, 0)
+            bits = m.value(OpBitwiseOr, u64, m.value(OpUConvert, u64, z),
+                           self.const(1 << 63, np.uint64))
+        else:
+            bits = m.value(OpBitwiseOr, u32, z, self.const(1 << 31, np.uint32))
+        return m.value(OpFSub, t, m.value(OpBitcast, t, bits), x)
+
     # -- structured control flow ---------------------------------------------------------------
     def _variable(self, type_id: int, init: int) -> int:
         """A function variable of ``type_id`` holding ``init``."""

@@ -787,6 +787,8 @@ class _Eval:
             if op == "-":
                 dt = v.ctype if v.ctype != BOOL else np.dtype(np.int32)
                 v = t._convert(v, dt)
+                if dt.kind == "f" and dt.itemsize >= 4:
+                    return _Value(dt, r.negate_float(r.t(dt), dt, v.id))
                 code = s.OpFNegate if dt.kind == "f" else s.OpSNegate
                 return _Value(dt, r.m.value(code, r.t(dt), v.id))
             if op == "!":
