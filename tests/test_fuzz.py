@@ -154,6 +154,16 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("unary", "negative", 3),
         ("observe", 4),
     ],
+    # cuda:0 gave the third NaN's index for argmin of a flipped float64 array holding
+    # several (CuPy's argmin; float64 arg-reductions on a GPU are generated kernels now)
+    "argmin_of_several_nans": [
+        ("leaf", "float64", (12,), [1.0, 0.0, math.nan, 1.0, 0.0, math.nan, 0.0, math.nan,
+                                    1e30, 1e30, 0.0, 1.0]),
+        ("view", 0, "flip", 0),
+        ("argmax", "argmin", 1, None),
+        ("argmax", "argmax", 1, None),
+        ("argmax", "argmin", 0, None),
+    ],
     # cuda:0 sorted a NaN with the sign bit set first (CuPy's radix sort orders bits)
     "sort_with_nan_on_cuda": [
         ("leaf", "float64", (5,), [362.36259742750235, -math.inf, 1.0, 0.001,

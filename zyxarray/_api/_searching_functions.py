@@ -68,9 +68,12 @@ def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         # of plain memory along the last axis is faster; along another axis it is 10-40x
         # slower)
         return Array._new(_packed(name, x._node, ax, keepdims))
-    if info.style != "loops" and library.on_device(info.kind, name) is None:
-        # a device with no implementation of its own (OpenCL) and a dtype too wide to
-        # pack: two fused reductions on the device, not a round trip through the host
+    if info.style != "loops" and (library.on_device(info.kind, name) is None or
+                                  x.dtype.np.kind != "c"):
+        # a dtype too wide to pack on a GPU: two fused reductions on the device, not a
+        # round trip through the host (OpenCL), nor CuPy's (cuda: its argmin of a float64
+        # array holding several NaNs gave a later NaN's index, not the first, as NumPy);
+        # complex numbers, which the IR's MAX/MIN do not order, go to the device library
         return Array._new(_two_reductions(name, x._node, ax, keepdims))
     node = g.library(name, (x._node,), {"axis": ax, "keepdims": bool(keepdims)},
                      np.int64, shape)
