@@ -627,6 +627,13 @@ class Array(_hot.Base):
     # methods that way), with NumPy's parameters in NumPy's order, so NumPy's own functions
     # and code written for NumPy work on zyxarray arrays; ``out=`` writes in place.
     def sum(self, *args: Any, **kwargs: Any) -> Array:
+        node = self._node
+        if not args and not kwargs and node.dtype.kind == "f" and node.op != "CONST" and \
+                node.shape and not g.is_const_view(node):
+            # ``a.sum()`` of a float array, the commonest reduction (a loop over rows): the
+            # node the namespace's sum builds, in one step
+            r = g.reduce(node, Op.ADD, tuple(range(len(node.shape))))
+            return Array._new(g.reshape(r, ()))
         return _ns().sum(self, *args, **kwargs)
 
     def prod(self, *args: Any, **kwargs: Any) -> Array:
