@@ -54,6 +54,7 @@ PRELUDE = r"""/* zyxarray HIP prelude: no headers, nothing to link */
 /* NVIDIA (NVRTC, nvcc): CUDA's spelling of the few names below */
 #define ZX_LOCAL_ID threadIdx.x
 #define ZX_GROUP_ID blockIdx.x
+#define ZX_GROUP_Z blockIdx.z
 #define ZX_BARRIER() __syncthreads()
 #define ZX_SHFL_XOR(v, m, lane) __shfl_xor_sync(0xffffffffu, v, m)
 #define ZX_OCCUPANCY
@@ -115,6 +116,7 @@ PRELUDE = r"""/* zyxarray HIP prelude: no headers, nothing to link */
 #endif
 #define ZX_LOCAL_ID __builtin_amdgcn_workitem_id_x()
 #define ZX_GROUP_ID __builtin_amdgcn_workgroup_id_x()
+#define ZX_GROUP_Z __builtin_amdgcn_workgroup_id_z()
 #define ZX_BARRIER() do { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup"); \
   __builtin_amdgcn_s_barrier(); __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup"); } while (0)
 /* v of lane (lane ^ m) of this wavefront (lane: the local id within it); up to 8 bytes */
@@ -265,6 +267,12 @@ class HIPRenderer(CudaFamilyRenderer):
             return self.make_complex(f"({c} ? ({x}).x : ({y}).x)", f"({c} ? ({x}).y : ({y}).y)",
                                      src)
         return super()._vector_complex_expr(ins, a, src)
+
+    def negate_narrow(self, t: str, x: str, ut: str) -> str:
+        """As the CUDA dialect's: subtracted from the work-group id's z component (0: every
+        launch is one group deep), a zero no compiler can see. NVIDIA's ptxas gets
+        ``neg.s16`` of -32768 wrong, and this dialect runs there too (its NVIDIA branch)."""
+        return f"(({t})(({ut})ZX_GROUP_Z - ({ut}){x}))"
 
     def special(self, name: str) -> str:
         return {"group_id": "ZX_GROUP_ID", "local_id": "ZX_LOCAL_ID"}[name]
