@@ -44,10 +44,12 @@ _FIELD = re.compile(r"^\s*-?\s*\.(\w+):\s*(\S+)\s*$")
 class HipCheck(KernelCheck):
     def __init__(self, clang: str, readelf: str) -> None:
         from zyxarray._devices.base import DeviceInfo
+        from zyxarray._devices.cuda import INLINE_SHAPES_ABOVE
         super().__init__()
         self.clang, self.readelf = clang, readelf
-        self.infos = {w: DeviceInfo(name=f"hip:check{w}", extra={"subgroup": w},
-                                    **HIP_INFO_ARGS)  # type: ignore[arg-type]
+        self.infos = {w: DeviceInfo(name=f"hip:check{w}", extra={
+            "subgroup": w, "inline_shapes": INLINE_SHAPES_ABOVE},
+            **HIP_INFO_ARGS)  # type: ignore[arg-type]
                       for w, _ in TARGETS}
         #: (key, phase) -> (source for 64-lane wavefronts, source for 32 or None if the same)
         self.sources: dict[tuple, tuple[str, str | None]] = {}
@@ -149,10 +151,12 @@ def _spills_to_memory(k: dict[str, str]) -> str:
     memory. "" when it does not.
 
     SGPR spills are counted, not failed (``stats``): an SGPR spills into a lane of a VGPR
-    (``v_writelane``, no memory traffic) while VGPR lanes are free. They come from kernels
-    with dozens of 64-bit shape and stride arguments, all wave-uniform and so all in SGPRs,
-    and from the 64-bit index divisions of concatenated or padded views; a handful of the
-    test corpus's largest kernels also use some scratch memory then (reported)."""
+    (``v_writelane``, no memory traffic) while VGPR lanes are free. Kernels with more than
+    ``INLINE_SHAPES_ABOVE`` arguments have their sizes and view parameters written into
+    their source (``lower._inline_shapes``), which removed most of them; those left are
+    kernels with dozens of 64-bit constants (the random generators' keys and counters,
+    fuzzed expressions), which stay arguments so that a loop changing one does not compile
+    a kernel per value."""
     vgpr = int(k.get("vgpr_spill_count", 0))
     if vgpr:
         return f"spills {vgpr} VGPRs to scratch memory ({k.get('vgpr_count')} VGPRs)"

@@ -5,6 +5,7 @@ cost no compile."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import zyxarray as xp
 from tests.helpers import assert_close
@@ -188,3 +189,31 @@ def test_softmax_computes_exp_once(device: str) -> None:
     with np.errstate(all="ignore"):
         ee = np.exp(h - h.max(axis=1, keepdims=True))
         assert_close(y, ee / ee.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+def test_inlined_shapes_compute_the_same_values(device: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device that writes kernels' sizes and view parameters into their source (AMD's:
+    ``extra["inline_shapes"]``, here forced on every test device with the limit at 0)
+    computes what NumPy does: concatenated, padded and strided views, a reduction, a
+    window that moves (its offset stays an argument), and a shape it has not seen (a new
+    program, not the last one's)."""
+    from zyxarray._devices import registry
+    from zyxarray._lazy import lower
+    info = registry.get(device).info
+    monkeypatch.setitem(info.extra, "inline_shapes", 0)
+    lower._parts_cache.clear()
+    rng = np.random.default_rng(11)
+    for rows, cols in ((37, 29), (41, 23)):
+        h = rng.standard_normal((rows, cols))
+        a = xp.asarray(h, device=device)
+        got = xp.concat([xp.pad(a[::2, 1:], ((1, 0), (0, 2))),
+                         xp.pad(a[1::2, ::-1], ((0, 0), (1, 0)))], axis=0)
+        want = np.concatenate([np.pad(h[::2, 1:], ((1, 0), (0, 2))),
+                               np.pad(h[1::2, ::-1], ((0, 0), (1, 0)))], axis=0)
+        assert_close(got, want, rtol=1e-12)
+        assert_close(xp.sum(a[:, 3:] * 2.0, axis=1), np.sum(h[:, 3:] * 2.0, axis=1),
+                     rtol=1e-12)
+        for i in range(3):             # (a window at three offsets: one program)
+            assert_close(a[i:i + 5, 2:] + 1.0, h[i:i + 5, 2:] + 1.0, rtol=1e-12)
+    lower._parts_cache.clear()

@@ -113,6 +113,12 @@ def _import_cupy() -> Any:
 
 
 # -- events ---------------------------------------------------------------------------------
+
+#: a HIP kernel with more view and size arguments than this has their values written into
+#: its source as constants (one program per shape then): AMD GPUs keep kernel arguments in
+#: scalar registers, and 89 64-bit ones (a concat of four padded views) spilled 144 of them
+INLINE_SHAPES_ABOVE = 24
+
 class CUDAEvent(Event):
     """A point in a device's stream: a CUDA event recorded after the work it marks.
 
@@ -312,6 +318,9 @@ class CUDADevice(Device):
                            + (", HIP dialect" if language == "hip" else ""))
         if language == "hip":      # (the HIP dialect's reductions shuffle within a wavefront)
             extra["subgroup"] = warp
+            # AMD kernels keep every argument in scalar registers: a kernel with many shape
+            # arguments gets them written into its source (``lower``'s ``_inline_shapes``)
+            extra["inline_shapes"] = INLINE_SHAPES_ABOVE
         self.info = DeviceInfo(
             name=f"{kind}:{index}", kind=kind, language=language, description=description,
             float64=True, float16=_hip or self.compute_capability >= 53, complex=True,

@@ -86,6 +86,9 @@ class Canonical:
     key: tuple
     ints: list[int]
     floats: list[float]
+    #: per int argument, the value ``lower`` writes into the kernel as a constant, or None
+    #: for a real argument (``_inline_shapes``); None when every int is an argument
+    fixed: tuple[int | None, ...] | None = None
 
 
 def _category(stride: int) -> str:
@@ -137,7 +140,32 @@ def canonicalize(plan: KernelPlan, info: DeviceInfo, lanes: int | None = None) -
     c = Canonical(plan, info, outer, red, sts, cats, strategy, lanes, key, [], [])
     const_ints, c.floats = _const_arguments(plan.consts, const_kinds)
     c.ints = prefix + const_ints + suffix
+    last = key[-1]
+    if type(last) is tuple and last[0] is SHAPES:     # (else the structure's root: an int)
+        c.fixed = last[1]
     return c
+
+
+#: marks the last element of a canonical key whose program has its shapes inlined
+SHAPES = "inlined shapes"
+
+
+def _inline_shapes(info: DeviceInfo, prefix: list[int], slots: list[int], others: int
+                   ) -> tuple[int | None, ...] | None:
+    """The sizes and view parameters (``prefix``, less the offsets at ``slots``, which move
+    with a window) that a kernel for ``info`` takes as constants written into its source,
+    by position; None to take them all as arguments. A device whose kernels keep every
+    argument in scalar registers (AMD: ``extra["inline_shapes"]``) inlines them when the
+    kernel has more arguments than that (``others``: the constants' and the strategy's):
+    89 such 64-bit arguments spilled 144 scalar registers on gfx942, and constant divisors
+    also make the index divisions multiplications. The program is then specific to these
+    values (they join the key). The constants stay arguments: a loop that changes one
+    must not compile a kernel per value."""
+    limit = info.extra.get("inline_shapes")
+    if limit is None or len(prefix) + others <= limit or len(prefix) == len(slots):
+        return None
+    moving = set(slots)
+    return tuple(None if i in moving else v for i, v in enumerate(prefix))
 
 
 def forget(plan: KernelPlan, info: DeviceInfo) -> None:
@@ -207,6 +235,10 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo, forced: int | None = No
                         for d in (e.arg[1] for e in plan.exprs if e.kind == "CONST"))
     if plan.out_view is None:       # (the output's own view is contiguous: offset 0)
         slots = slots[:-1]
+    fixed = _inline_shapes(info, prefix, slots, len(suffix) + sum(
+        2 if k == "c" else 1 for k in const_kinds))
+    if fixed is not None:       # (one program per shape: the values are part of the key)
+        key = key + ((SHAPES, fixed),)
     return outer, red, canon_sts, cats, strategy, lanes, key, prefix, suffix, const_kinds, \
         slots
 
@@ -464,6 +496,16 @@ class _Lowerer:
 
     def declare(self) -> None:
         b, c = self.b, self.c
+        fixed = c.fixed
+        if fixed is not None:       # (the inlined sizes and view parameters: constants)
+            def int_arg() -> int:
+                n = b.n_ints
+                value = fixed[n] if n < len(fixed) else None
+                if value is None:
+                    return Builder.int_arg(b)
+                b.n_ints += 1       # (the argument stays in the signature, unread)
+                return b.const(value)
+            b.int_arg = int_arg     # type: ignore[method-assign]
         self.bufs = [b.buf(node.dtype, False) for node, _ in self.plan.loads]
         self.out = b.buf(self.plan.output.dtype, True)
         # g_split: one scratch buffer of partial results per reduction (after the output)

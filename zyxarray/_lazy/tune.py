@@ -45,6 +45,8 @@ def enabled() -> bool:
 def structure(key: tuple) -> str:
     """The digest of a canonical key without the device's name and the group size (the
     key is ``(device name, strategy, lanes, ...)``): one per kernel structure and model."""
+    if type(key[-1]) is tuple:
+        key = key[:-1]          # (a program with its shapes inlined: the same structure)
     return hashlib.sha1(repr((key[1], key[3:])).encode()).hexdigest()[:20]
 
 
