@@ -606,7 +606,7 @@ class Array(_hot.Base):
 
     def _neg(self) -> Array:
         node = self._node
-        if node.dtype.kind in "iufc" and node.op != "CONST" and not g.is_const_view(node):
+        if node.dtype.kind in "iufc" and not g.is_constant(node):
             return Array._new(g.alu1(Op.NEG, node))
         return (_ew or _elementwise()).negative(self)
 
@@ -628,8 +628,8 @@ class Array(_hot.Base):
     # and code written for NumPy work on zyxarray arrays; ``out=`` writes in place.
     def sum(self, *args: Any, **kwargs: Any) -> Array:
         node = self._node
-        if not args and not kwargs and node.dtype.kind == "f" and node.op != "CONST" and \
-                node.shape and not g.is_const_view(node):
+        if not args and not kwargs and node.dtype.kind == "f" and node.shape and \
+                not g.is_constant(node):
             # ``a.sum()`` of a float array, the commonest reduction (a loop over rows): the
             # node the namespace's sum builds, in one step
             r = g.reduce(node, Op.ADD, tuple(range(len(node.shape))))

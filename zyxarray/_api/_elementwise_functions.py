@@ -191,7 +191,7 @@ def _float_unary(name: str, x: Any, op: Op) -> Array:
     """A function of floating-point values; integers compute in the default float dtype."""
     if type(x) is Array:
         node = x._node
-        if node.dtype.kind in "fc" and node.op != "CONST" and not g.is_const_view(node):
+        if node.dtype.kind in "fc" and not g.is_constant(node):
             return Array._new(g.alu1(op, node))     # (the common case, in one step)
     x = _require_array(name, x)
     node = x._node

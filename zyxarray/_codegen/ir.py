@@ -355,6 +355,9 @@ class Builder:
         self.buffers: list[tuple[np.dtype, bool]] = []
         self.n_ints = 0
         self.n_floats = 0
+        #: per int argument, a value to use as a constant in its place (the argument stays
+        #: in the signature, unread), or None; set before the arguments are declared
+        self.fixed: tuple[int | None, ...] = ()
 
     def emit(self, op: Op, dtype: Any, srcs: tuple[int, ...] = (), arg: Any = None) -> int:
         dt = None if dtype is None else np.dtype(dtype)
@@ -380,7 +383,10 @@ class Builder:
 
     def int_arg(self) -> int:
         self.n_ints += 1
-        return self.emit(Op.INT_ARG, INDEX, (), self.n_ints - 1)
+        n = self.n_ints - 1
+        if n < len(self.fixed) and self.fixed[n] is not None:
+            return self.const(self.fixed[n])
+        return self.emit(Op.INT_ARG, INDEX, (), n)
 
     def float_arg(self) -> int:
         self.n_floats += 1

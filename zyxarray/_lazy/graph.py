@@ -273,7 +273,7 @@ def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
     if shape is None:
         shape = first.shape
     out = first.dtype if dtype is None else np.dtype(dtype)
-    if op in _FOLDABLE and all(s.op == "CONST" or is_const_view(s) for s in srcs):
+    if op in _FOLDABLE and all(is_constant(s) for s in srcs):
         folded = _fold_alu(op, srcs, out)
         if folded is not None:
             return broadcast(_own_const(folded, out, first.device), shape)
@@ -292,6 +292,12 @@ def is_const_view(node: Node) -> bool:
     """Whether ``node`` is one CONST broadcast (``zeros``, ``full``)."""
     return node.op == "VIEW" and node.srcs[0].op == "CONST" and len(node.arg) == 1 and \
         node.arg[0].mask is None and not any(node.arg[0].strides)
+
+
+def is_constant(node: Node) -> bool:
+    """Whether ``node`` is one value: a CONST or one broadcast (what ``alu`` and ``reduce``
+    fold; the API's fast paths leave such operands to the functions that fold them)."""
+    return node.op == "CONST" or is_const_view(node)
 
 
 def _fold_alu(op: Op, srcs: tuple[Node, ...], out: np.dtype) -> Any:

@@ -496,16 +496,8 @@ class _Lowerer:
 
     def declare(self) -> None:
         b, c = self.b, self.c
-        fixed = c.fixed
-        if fixed is not None:       # (the inlined sizes and view parameters: constants)
-            def int_arg() -> int:
-                n = b.n_ints
-                value = fixed[n] if n < len(fixed) else None
-                if value is None:
-                    return Builder.int_arg(b)
-                b.n_ints += 1       # (the argument stays in the signature, unread)
-                return b.const(value)
-            b.int_arg = int_arg     # type: ignore[method-assign]
+        if c.fixed is not None:     # (the inlined sizes and view parameters: constants)
+            b.fixed = c.fixed
         self.bufs = [b.buf(node.dtype, False) for node, _ in self.plan.loads]
         self.out = b.buf(self.plan.output.dtype, True)
         # g_split: one scratch buffer of partial results per reduction (after the output)
