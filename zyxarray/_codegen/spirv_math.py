@@ -608,27 +608,49 @@ class Translator:
         return _Value(f64, op(s.OpFAdd, op(s.OpFAdd, p, c), e))
 
     def exact_product_error(self, a: int, b: int, p: int, dtype: Any = None) -> int:
-        """a * b - p exactly, for p the rounded product (Dekker: Veltkamp-split halves)."""
+        """a * b - p exactly, for p the rounded product (Dekker: Veltkamp-split halves).
+
+        The split multiplies by 2^27 + 1 (float32: 2^12 + 1), which overflows for operands
+        above 2^995 (2^114): such an operand is split scaled down by 2^-28 (2^-13, exact)
+        and the other operand's halves are scaled up by as much (exact: it is not that
+        large, or the product is infinite). An infinite product has no error (0, as C's
+        fma gives inf)."""
         r = self.r
         m = r.m
         dt = np.dtype(np.float64) if dtype is None else np.dtype(dtype)
-        split = r.const(134217729.0 if dt.itemsize == 8 else 4097.0, dt)  # 2^27+1, 2^12+1
+        wide = dt.itemsize == 8
+        split = r.const(134217729.0 if wide else 4097.0, dt)  # 2^27+1, 2^12+1
+        limit = r.const(2.0 ** 995 if wide else 2.0 ** 114, dt)
+        down = r.const(2.0 ** -28 if wide else 2.0 ** -13, dt)
+        up = r.const(2.0 ** 28 if wide else 2.0 ** 13, dt)
+        t_dt, t_b = r.t(dt), r.t(BOOL)
 
         def op(code: int, x: int, y: int) -> int:
-            v = m.value(code, r.t(dt), x, y)
+            v = m.value(code, t_dt, x, y)
             m.decorate(v, s.DEC_NO_CONTRACTION)
             return v
 
-        def halves(x: int) -> tuple[int, int]:
-            t = op(s.OpFMul, split, x)
-            hi = op(s.OpFSub, t, op(s.OpFSub, t, x))
-            return hi, op(s.OpFSub, x, hi)
+        def sel(c: int, x: int, y: int) -> int:
+            return m.value(s.OpSelect, t_dt, c, x, y)
 
-        ah, al = halves(a)
-        bh, bl = halves(b)
-        return op(s.OpFAdd, op(s.OpFAdd, op(s.OpFAdd, op(s.OpFSub, op(s.OpFMul, ah, bh), p),
-                                          op(s.OpFMul, ah, bl)), op(s.OpFMul, al, bh)),
-                  op(s.OpFMul, al, bl))
+        def halves(x: int, big: int) -> tuple[int, int]:
+            xs = sel(big, op(s.OpFMul, x, down), x)
+            t = op(s.OpFMul, split, xs)
+            hi = op(s.OpFSub, t, op(s.OpFSub, t, xs))
+            return hi, op(s.OpFSub, xs, hi)
+
+        def scaled(pair: tuple[int, int], big: int) -> tuple[int, int]:
+            return sel(big, op(s.OpFMul, pair[0], up), pair[0]), \
+                sel(big, op(s.OpFMul, pair[1], up), pair[1])
+
+        big_a, big_b = (m.value(s.OpFOrdGreaterThan, t_b, r._glsl(s.GLSL_FABS, t_dt, x), limit)
+                        for x in (a, b))
+        ah, al = scaled(halves(a, big_a), big_b)
+        bh, bl = scaled(halves(b, big_b), big_a)
+        e = op(s.OpFAdd, op(s.OpFAdd, op(s.OpFAdd, op(s.OpFSub, op(s.OpFMul, ah, bh), p),
+                                       op(s.OpFMul, ah, bl)), op(s.OpFMul, al, bh)),
+               op(s.OpFMul, al, bl))
+        return sel(m.value(s.OpIsInf, t_b, p), r.const(0.0, dt), e)
 
     # -- expressions -------------------------------------------------------------------------
     def _expr(self, src: _Source, env: dict[str, _Value], toks: list[str]) -> _Value:
