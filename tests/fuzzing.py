@@ -331,10 +331,15 @@ class Program:
         else:
             w = self.pool[src[1]]
             assert w is not None
-            _np(lambda: v.ref.__setitem__(k, w.ref))
+            # (the source as it was before the write: NumPy copies a source that overlaps
+            # the destination first, except for a 1-D destination whose stride points the
+            # source's way, where it copies element by element: ``a[:, -1] = a[1]`` of
+            # arange(9).reshape(3, 3) gives column [3, 4, 4]; zyxarray gives [3, 4, 5])
+            ref = w.ref.copy()
+            _np(lambda: v.ref.__setitem__(k, ref))
             v.zyx[k] = w.zyx
-            v.tol[k] = w.tol
-            v.sign[k] = w.sign
+            v.tol[k] = w.tol.copy()
+            v.sign[k] = w.sign.copy()
 
     def _inplace(self, name: str, i: int, j: Any) -> None:
         v = self.pool[i]

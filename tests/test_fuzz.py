@@ -198,6 +198,21 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("leaf", "float64", (1, 1), [1.7976931348623157e+308]),
         ("unary", "atan", 0),
     ],
+    # lavapipe folded ``0.0 - y`` of the constant imaginary part of a real number cast to
+    # complex into ``-y``: complex64(False) - 3.0 gave -3-0j
+    "complex_cast_then_subtract": [
+        ("leaf", "bool", (), [False]),
+        ("cast", 0, "complex64"),
+        ("inplace", "subtract", 1, ("py", 3.0)),
+    ],
+    # a column written from a row that crosses it: the row as it was before the write (the
+    # fuzzer's NumPy model had NumPy's element-by-element copy for this layout)
+    "write_from_an_overlapping_row": [
+        ("leaf", "complex64", (3, 3), [0j, 0j, 0j, 0j, 0j, 1j, 0j, 0j, 0j]),
+        ("view", 0, "index", [("i", 1), ("e",)]),
+        ("write", 0, [("s", None, None, None), ("i", -1)], ("pool", 1)),
+        ("export", 0, "asarray"),
+    ],
 }
 
 

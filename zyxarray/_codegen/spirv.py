@@ -553,17 +553,27 @@ class SpirvRenderer:
         compiler). NVIDIA's Vulkan compiler folded an OpFNegate of a complex number's
         component built by a select into one that lost the zero's sign (``-(0+0j)`` gave
         ``0-0j`` when a conjugate followed); a subtraction it cannot see through keeps it."""
+        return self.m.value(OpFSub, t, self.opaque_zero(t, d, negative=True), x)
+
+    def opaque_zero(self, t: int, d: np.dtype, negative: bool = False) -> int:
+        """A float32 or float64 zero (``-0.0`` if ``negative``) that compilers cannot fold:
+        the bits of the work-group id's z component (0: grids are one group deep).
+        Lavapipe folded ``0.0 - y`` of a constant zero (the imaginary part of a real number
+        cast to complex) into ``-y``: ``complex64(0.0) - 3.0`` gave ``-3-0j``."""
         m = self.m
         u32 = m.type(OpTypeInt, 32, 0)
         z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
                                                      self.wg_var), 2)
         if d.itemsize == 8:
             u64 = m.type(OpTypeInt, 64, 0)
-            bits = m.value(OpBitwiseOr, u64, m.value(OpUConvert, u64, z),
-                           self.const(1 << 63, np.uint64))
+            bits = m.value(OpUConvert, u64, z)
+            if negative:
+                bits = m.value(OpBitwiseOr, u64, bits, self.const(1 << 63, np.uint64))
         else:
-            bits = m.value(OpBitwiseOr, u32, z, self.const(1 << 31, np.uint32))
-        return m.value(OpFSub, t, m.value(OpBitcast, t, bits), x)
+            bits = z
+            if negative:
+                bits = m.value(OpBitwiseOr, u32, z, self.const(1 << 31, np.uint32))
+        return m.value(OpBitcast, t, bits)
 
     # -- structured control flow ---------------------------------------------------------------
     def _variable(self, type_id: int, init: int) -> int:
@@ -1289,7 +1299,8 @@ class SpirvRenderer:
             return self._cast(re, part, d)
         part = _part(d)
         re = self._cast(v, F32 if s == F16 else s, part)
-        return m.value(OpCompositeConstruct, self.t(d), re, self.const(0, part))
+        return m.value(OpCompositeConstruct, self.t(d), re,
+                       self.opaque_zero(self.t(part), part))
 
     # -- float16 (as the C dialects' HALF helpers: arithmetic only) --------------------------
     def _frexp_exponent(self, x: int, dtype: np.dtype) -> int:
