@@ -213,6 +213,34 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("write", 0, [("s", None, None, None), ("i", -1)], ("pool", 1)),
         ("export", 0, "asarray"),
     ],
+    # a reduction over an empty axis, then an operand broadcast from one element: the
+    # kernel read the operand through a view normalized for the empty domain (every device)
+    "empty_reduction_then_a_broadcast_operand": [
+        ("leaf", "int16", (1, 0, 2), []),
+        ("reduce", "any", 0, 1, False),
+        ("leaf", "int8", (), [-128]),
+        ("where", 1, 2, 2),
+    ],
+    # lavapipe gave sign() 1 for every int64 cast from int32 (its compiler's rewrite of the
+    # two comparisons with 0): they now compare with a zero it cannot see
+    "sign_of_int32_widened": [
+        ("leaf", "int32", (2,), [-2147483648, 0]),
+        ("cast", 0, "int64"),
+        ("unary", "sign", 1),
+        ("observe", 2),
+    ],
+    # lavapipe folded ``0.0 + y`` into ``y`` for a bool it had proven false cast to float:
+    # (x != x) + -0.0 gave -0.0
+    "false_cast_plus_negative_zero": [
+        ("leaf", "bool", (), [False]),
+        ("binary", "not_equal", 0, 0, False),
+        ("cast", 1, "float16"),
+        ("inplace", "add", 2, ("py", -0.0)),
+        ("observe", 2),
+        ("cast", 1, "float32"),
+        ("inplace", "add", 3, ("py", -0.0)),
+        ("observe", 3),
+    ],
 }
 
 

@@ -142,6 +142,23 @@ def test_empty_reductions(device: str) -> None:
                             partial(getattr(np, name), axis=1), [e])
 
 
+def test_empty_reductions_feed_broadcast_operands(device: str) -> None:
+    """A reduction over an empty axis whose result meets another operand: the reduction is
+    its identity and the operand is read as it is (a kernel over the empty domain read a
+    broadcast scalar through a view normalized for no elements, past its one element)."""
+    five = np.array(5.0)
+    row = np.arange(40.0)
+    for shape, axis in (((0, 40), 0), ((3, 0, 2), 1), ((2, 0), 1), ((3, 0, 2), (0, 1))):
+        x = np.ones(shape)
+        for other in (five, row[:np.sum(x, axis=axis).shape[-1]]):
+            got = xp.sum(xp.asarray(x, device=device), axis=axis) + \
+                xp.asarray(other, device=device)
+            np.testing.assert_array_equal(np.asarray(got), np.sum(x, axis=axis) + other)
+    c = xp.any(xp.asarray(np.zeros((1, 0, 2), np.int16), device=device), axis=1)
+    b = xp.asarray(np.array(-128, np.int8), device=device)
+    np.testing.assert_array_equal(np.asarray(xp.where(c, b, b)), np.full((1, 2), -128, np.int8))
+
+
 def test_sum_accumulator_dtypes(device: str) -> None:
     """The standard's defaults: signed -> int64, unsigned -> uint64, bool -> int64, floats
     keep their dtype; dtype= overrides."""

@@ -555,11 +555,20 @@ class SpirvRenderer:
         ``0-0j`` when a conjugate followed); a subtraction it cannot see through keeps it."""
         return self.m.value(OpFSub, t, self.opaque_zero(t, d, negative=True), x)
 
+    def opaque_int64_zero(self, t: int) -> int:
+        """An int64 zero that compilers cannot fold (as ``opaque_zero``)."""
+        m = self.m
+        u32 = m.type(OpTypeInt, 32, 0)
+        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
+                                                     self.wg_var), 2)
+        return m.value(OpBitcast, t, m.value(OpUConvert, m.type(OpTypeInt, 64, 0), z))
+
     def opaque_zero(self, t: int, d: np.dtype, negative: bool = False) -> int:
         """A float32 or float64 zero (``-0.0`` if ``negative``) that compilers cannot fold:
         the bits of the work-group id's z component (0: grids are one group deep).
-        Lavapipe folded ``0.0 - y`` of a constant zero (the imaginary part of a real number
-        cast to complex) into ``-y``: ``complex64(0.0) - 3.0`` gave ``-3-0j``."""
+        Lavapipe folds ``0.0 + y`` of a zero it can see into ``y`` (-0.0 for y = -0.0) and
+        ``0.0 - y`` into ``-y``: ``complex64(0.0) - 3.0`` gave ``-3-0j``, and a bool it had
+        proven false, cast to float, plus -0.0 gave -0.0."""
         m = self.m
         u32 = m.type(OpTypeInt, 32, 0)
         z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
@@ -832,7 +841,7 @@ class SpirvRenderer:
         if d == F16:      # one rounding, from the value as a double
             if s == BOOL:
                 return m.value(OpSelect, self.t(F32), v, self.const(1.0, F32),
-                               self.const(0.0, F32))
+                               self.opaque_zero(self.t(F32), F32))
             wide = v if s == F64 else self._cast(v, F32 if s == F16 else s, F64)
             return self._rh(wide)
         if s == F16:
@@ -844,7 +853,10 @@ class SpirvRenderer:
             return m.value(OpFUnordNotEqual if s.kind == "f" else OpINotEqual, self.t(BOOL),
                            v, zero)
         if s == BOOL:
-            return m.value(OpSelect, self.t(d), v, self.const(1, d), self.const(0, d))
+            # (a float's zero the compiler cannot see: lavapipe folds ``0.0 + y`` into ``y``,
+            # which is -0.0 for y = -0.0, where a bool it has proven false is cast)
+            zero = self.opaque_zero(self.t(d), d) if d in (F32, F64) else self.const(0, d)
+            return m.value(OpSelect, self.t(d), v, self.const(1, d), zero)
         if s.kind == "f" and d.kind == "f":
             return m.value(OpFConvert, self.t(d), v)
         if s.kind == "f":
@@ -971,9 +983,15 @@ class SpirvRenderer:
             zero, one = self.const(0, d), self.const(1, d)
             pos = m.value(OpFOrdGreaterThan if f else (OpSGreaterThan if signed
                                                          else OpUGreaterThan), b, a[0], zero)
+            hidden = zero
+            if signed and d.itemsize == 8:
+                # (compared with a zero it cannot see: lavapipe gave 1 for every int64 cast
+                # from int32, zero and negatives too, when the comparisons were with 0)
+                hidden = self.opaque_int64_zero(t)
+                pos = m.value(OpSGreaterThan, b, a[0], hidden)
             out = m.value(OpSelect, t, pos, one, zero)
             if signed or f:
-                neg = m.value(OpFOrdLessThan if f else OpSLessThan, b, a[0], zero)
+                neg = m.value(OpFOrdLessThan if f else OpSLessThan, b, a[0], hidden)
                 out = m.value(OpSelect, t, neg, self.const(-1, d), out)
             if f:          # (NaN stays NaN)
                 out = m.value(OpSelect, t, m.value(OpIsNan, b, a[0]), a[0], out)

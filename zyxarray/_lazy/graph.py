@@ -483,7 +483,14 @@ def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ..
     max, min, and, or give the value; a sum of integers wraps as the kernel's does; a float
     sum only where every partial sum is exact (zeros, whole numbers below 2^53, 2^24 for
     float32); a product of ones (or of integers, wrapping). None: a kernel must do it.
-    ``float(xp.sum(xp.zeros((10**6, 10**6))))`` is immediate, not 10^12 additions."""
+    ``float(xp.sum(xp.zeros((10**6, 10**6))))`` is immediate, not 10^12 additions.
+
+    A reduction over no elements is its identity whatever it reads (a kernel over a domain
+    with an empty axis would read its other operands through views normalized for no
+    elements: ``sum(ones((0, 2)), axis=0) + 5`` read the 5 past its one element)."""
+    n = math.prod(node.shape[a] for a in axes)
+    if n == 0 and (node.dtype.kind in "biuf" or op in (Op.ADD, Op.MUL)):
+        return broadcast(_own_const(identity(op, node.dtype), node.dtype, node.device), shape)
     if node.op == "CONST":
         src = node
     elif is_const_view(node):
@@ -493,10 +500,8 @@ def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ..
     dtype, v = node.dtype, src.arg
     if dtype.kind not in "biuf" or isinstance(v, complex):
         return None
-    n = math.prod(node.shape[a] for a in axes)
-    if n == 0:
-        value: Any = identity(op, dtype)
-    elif op in (Op.MAX, Op.MIN, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
+    value: Any
+    if op in (Op.MAX, Op.MIN, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
                                                                               Op.MUL)):
         value = v
     elif dtype.kind in "iu" and op in (Op.ADD, Op.MUL):
