@@ -241,6 +241,17 @@ REGRESSIONS: dict[str, list[tuple]] = {
         ("inplace", "add", 3, ("py", -0.0)),
         ("observe", 3),
     ],
+    # the same fold of an integer zero the compiler had proven (x - x), cast to float
+    "integer_zero_cast_plus_negative_zero": [
+        ("leaf", "int8", (5,), [-128, -128, -128, -128, -128]),
+        ("binary", "subtract", 0, 0, False),
+        ("cast", 1, "float16"),
+        ("binary", "add", 2, ("py", -0.0), False),
+        ("observe", 3),
+        ("cast", 1, "float32"),
+        ("binary", "add", 4, ("py", -0.0), False),
+        ("observe", 5),
+    ],
 }
 
 

@@ -862,7 +862,15 @@ class SpirvRenderer:
         if s.kind == "f":
             return m.value(OpConvertFToS if d.kind == "i" else OpConvertFToU, self.t(d), v)
         if d.kind == "f":
-            return m.value(OpConvertSToF if s.kind == "i" else OpConvertUToF, self.t(d), v)
+            f = m.value(OpConvertSToF if s.kind == "i" else OpConvertUToF, self.t(d), v)
+            if d not in (F32, F64):
+                return f
+            # (+ 0.0 the compiler cannot see, exact for every integer's value, none being
+            # -0.0: lavapipe folds ``0.0 + y`` into ``y`` where it has proven an integer
+            # zero, ``x - x``; here y is that 0.0, so even the fold keeps the sign)
+            f = m.value(OpFAdd, self.t(d), f, self.opaque_zero(self.t(d), d))
+            m.decorate(f, DEC_NO_CONTRACTION)
+            return f
         if s.itemsize == d.itemsize:
             return m.value(OpBitcast, self.t(d), v)
         # integer width change: extend by the source's signedness, then reinterpret
