@@ -276,6 +276,7 @@ from ._api._numpy_math import (
     isposinf,
     isreal,
     isrealobj,
+    cross,
     kron,
     ldexp,
     logaddexp2,
@@ -607,6 +608,7 @@ __all__ = [
     "issubdtype",
     "iterable",
     "ix_",
+    "cross",
     "kron",
     "ldexp",
     "less",
@@ -814,6 +816,13 @@ from ._api._arguments import check_namespace as _check_namespace  # noqa: E402
 
 _check_namespace(globals(), __all__)
 del _check_namespace
+
+# NumPy's ufunc methods (``xp.add.at``, ``xp.add.reduce``, ``xp.multiply.outer``, ...) on the
+# elementwise functions (see _api/_ufunc_methods.py)
+from ._api._ufunc_methods import install as _install_ufunc_methods  # noqa: E402
+
+_install_ufunc_methods(globals())
+del _install_ufunc_methods
 
 # zyxarray arrays as dask.array chunks: registered with dask when it is imported
 from ._api._dask import install as _install_dask  # noqa: E402

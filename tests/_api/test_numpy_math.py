@@ -677,3 +677,87 @@ def test_results_stay_on_the_device(device: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         xp.frexp(a)
+
+
+def test_ufunc_at_applies_once_per_occurrence(device: str) -> None:
+    """``add.at`` and ``subtract.at`` (on the device), and the other functions' ``at``
+    (through the host), in place, a repeated index counted each time, as NumPy's."""
+    cases = [
+        ("add", np.zeros(5), [0, 2, 2, 4, 2], 1.0),
+        ("add", np.arange(12.0).reshape(3, 4), (slice(None), [0, 0, 3]),
+         np.array([[1.0], [2.0], [3.0]])),
+        ("add", np.zeros(4, np.int32), np.array([True, False, True, True]), 3),
+        ("add", np.zeros((2, 3), np.float32), ([1, 1, 0], [2, 2, 2]), np.float32(0.5)),
+        ("add", np.zeros(3, np.int64), [0, 0], 1.5),          # (int + float: cast each step)
+        ("subtract", np.ones(4), [1, 1, 3], np.array([0.5, 0.25, 2.0])),
+        ("multiply", np.full(3, 2.0), [0, 0, 2], 3.0),
+        ("maximum", np.zeros(4), [1, 1, 2], np.array([5.0, 7.0, -1.0])),
+    ]
+    for name, base, idx, value in cases:
+        want = base.copy()
+        getattr(np, name).at(want, idx, value)
+        a = xp.asarray(base, device=device)
+        row = a[...]                                # (a view sees the write)
+        dev_idx = tuple(xp.asarray(i, device=device) if isinstance(i, list) else i
+                        for i in idx) if isinstance(idx, tuple) else idx
+        assert getattr(xp, name).at(a, dev_idx, value) is None
+        np.testing.assert_allclose(np.asarray(a), want, rtol=1e-6, err_msg=name)
+        assert np.asarray(a).dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(row), want, rtol=1e-6)
+    a = xp.asarray(np.arange(4), device=device)
+    xp.negative.at(a, [0, 1, 1, 2])   # (1 twice: itself again)
+    assert np.asarray(a).tolist() == [0, 1, -2, 3]
+    with pytest.raises(TypeError, match="add.at"):
+        xp.add.at([1, 2], [0], 1)
+
+
+def test_ufunc_reduce_accumulate_outer(device: str) -> None:
+    x = np.arange(1.0, 13.0).reshape(3, 4)
+    a = xp.asarray(x, device=device)
+    for axis in (0, 1, None, (0, 1), -1):
+        np.testing.assert_allclose(np.asarray(xp.add.reduce(a, axis=axis)),
+                                   np.add.reduce(x, axis=axis))
+    np.testing.assert_allclose(np.asarray(xp.multiply.reduce(a, axis=1, keepdims=True)),
+                               np.multiply.reduce(x, axis=1, keepdims=True))
+    np.testing.assert_allclose(np.asarray(xp.add.reduce(a, initial=10.0)),
+                               np.add.reduce(x, initial=10.0))
+    mask = x > 5
+    np.testing.assert_allclose(np.asarray(xp.add.reduce(a, axis=0, where=mask)),
+                               np.add.reduce(x, axis=0, where=mask))
+    np.testing.assert_allclose(np.asarray(xp.maximum.reduce(a, axis=1, initial=9.0,
+                                                            where=mask)),
+                               np.maximum.reduce(x, axis=1, initial=9.0, where=mask))
+    assert float(xp.maximum.reduce(xp.asarray(np.zeros(0), device=device), initial=-5.0)) \
+        == -5.0
+    with pytest.raises(ValueError, match="identity"):
+        xp.maximum.reduce(a, where=mask)
+    b = xp.asarray(x > 6, device=device)
+    assert np.asarray(xp.logical_or.reduce(b, axis=0)).tolist() == \
+        np.logical_or.reduce(x > 6, axis=0).tolist()
+    with pytest.raises(TypeError, match="subtract.reduce"):
+        xp.subtract.reduce(a)
+    np.testing.assert_allclose(np.asarray(xp.add.accumulate(a, axis=1)),
+                               np.add.accumulate(x, axis=1))
+    np.testing.assert_allclose(np.asarray(xp.multiply.accumulate(a)), np.multiply.accumulate(x))
+    np.testing.assert_allclose(np.asarray(xp.subtract.outer(a[0], [1.0, 2.0])),
+                               np.subtract.outer(x[0], [1.0, 2.0]))
+    assert (xp.add.nin, xp.add.nout, xp.add.identity, xp.maximum.identity) == (2, 1, 0, None)
+    assert xp.sqrt.nin == 1 and not hasattr(xp.sqrt, "reduce")
+
+
+def test_numpy_cross(device: str) -> None:
+    """NumPy's ``cross``: axes, broadcasting, 2-element vectors (zero z component)."""
+    u = np.array([[1.0, 0, 0], [0, 1, 0], [2, 3, 4]])
+    v = np.array([0.0, 0, 1])
+    check_against_numpy(device, xp.cross, np.cross, [Input(u, []), Input(v, [])])
+    e = np.eye(3)
+    o = np.ones((3, 1))
+    got = xp.cross(xp.asarray(e, device=device), xp.asarray(o, device=device), axisa=0,
+                   axisb=0, axisc=0)
+    np.testing.assert_array_equal(np.asarray(got), np.cross(e, o, axisa=0, axisb=0, axisc=0))
+    np.testing.assert_array_equal(
+        np.asarray(xp.cross(xp.asarray([1, 2], device=device), [3, 4, 5])), [10, -5, -2])
+    with pytest.warns(DeprecationWarning):
+        assert int(xp.cross(xp.asarray([1, 2], device=device), [3, 4])) == -2
+    with pytest.raises(ValueError, match="cross"):
+        xp.cross(xp.asarray([1, 2, 3, 4], device=device), [1, 2, 3])

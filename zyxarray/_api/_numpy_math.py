@@ -803,6 +803,35 @@ def outer(a: Any, b: Any, out: Any = None) -> Array:
     return write_out("outer", out, result)
 
 
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+          axis: int | None = None) -> Array:
+    """NumPy's cross product of the vectors along ``axisa`` of a and ``axisb`` of b (``axis``
+    sets all three), the other axes broadcast, the result's vectors along ``axisc``.
+    2-element vectors are taken with a zero z component; two of them give the z component
+    alone (deprecated by NumPy 2.0, which warns: so does this)."""
+    a, b = (as_array(v, device=device_for(a, b)) for v in (a, b))
+    device_of("cross", (a, b))
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("cross: a and b must have at least one dimension")
+    a = mf.moveaxis(a, mf.normalize_axis("cross", axisa, a.ndim), -1)
+    b = mf.moveaxis(b, mf.normalize_axis("cross", axisb, b.ndim), -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError(f"cross: incompatible dimensions for cross product (dimension must "
+                         f"be 2 or 3), got {a.shape[-1]} and {b.shape[-1]}")
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+        return ew.subtract(ew.multiply(a[..., 0], b[..., 1]), ew.multiply(a[..., 1], b[..., 0]))
+    a, b = (mf.concat([v, ew.multiply(v[..., :1], 0)], axis=-1) if v.shape[-1] == 2 else v
+            for v in (a, b))
+    from ._linalg_functions import cross as cross3
+    c = cross3(a, b, axis=-1)
+    return mf.moveaxis(c, -1, mf.normalize_axis("cross", axisc, c.ndim))
+
+
 def vdot(a: Any, b: Any, /) -> Array:
     """The dot product of a and b flattened, a conjugated (a 0-d array)."""
     a, b = (as_array(v, device=device_for(a, b)) for v in (a, b))

@@ -1,0 +1,193 @@
+"""NumPy's ufunc methods on zyxarray's elementwise functions: ``xp.add.at``, ``xp.add.reduce``,
+``xp.multiply.outer``, ``xp.add.accumulate``, with ``nin``, ``nout`` and ``identity``.
+
+zyxarray's elementwise functions are plain functions (the Array API namespace is unchanged);
+NumPy's are ``ufunc`` objects whose methods real code calls (``np.add.at(counts, idx, 1)``
+to scatter-add, ``np.logical_or.reduce(masks)``, ``np.subtract.outer(x, y)``). ``install``
+attaches the methods to the namespace's functions as attributes:
+
+- ``reduce(a, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True)`` for
+  the associative ufuncs, through the namespace's reductions (``add`` -> ``sum``,
+  ``maximum`` -> ``max``, ``logical_or`` -> ``any`` ...); ``axis=None`` or a tuple reduces
+  several axes. Others (``subtract.reduce``) raise TypeError naming what to use.
+- ``accumulate(a, axis=0, dtype=None, out=None)`` for ``add`` and ``multiply``.
+- ``outer(a, b, out=None)`` for every binary function.
+- ``at(a, indices, b=None)``: applied in place at ``a[indices]``, once per occurrence of a
+  repeated index. ``add`` and ``subtract`` run on the device, lazily: the values are summed
+  per element with ``bincount``'s scatter-add, then added (float sums may round differently
+  from NumPy's one-at-a-time order). The other functions, and values whose type would need
+  a cast at every step (floats into an integer array), round-trip through the host's NumPy:
+  the documented fallback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _dtypes as dt
+from ._array_object import Array
+from ._numpy_args import as_array, device_for, write_out
+
+#: associative ufunc -> the namespace's reduction, and NumPy's identity (None: none)
+_REDUCE = {"add": ("sum", 0), "multiply": ("prod", 1), "maximum": ("max", None),
+           "minimum": ("min", None), "logical_and": ("all", True),
+           "logical_or": ("any", False)}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+#: the standard's names NumPy spells otherwise
+_NUMPY_NAMES = {"pow": "power", "atan2": "arctan2", "bitwise_left_shift": "left_shift",
+                "bitwise_right_shift": "right_shift", "bitwise_invert": "invert",
+                "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+                "atan": "arctan", "atanh": "arctanh", "abs": "absolute", "conj": "conjugate"}
+
+
+def _numpy_ufunc(name: str) -> Any:
+    fn = getattr(np, _NUMPY_NAMES.get(name, name), None)
+    return fn if isinstance(fn, np.ufunc) else None
+
+
+def install(namespace: dict[str, Any]) -> None:
+    """Attach the methods to every function of ``namespace`` that NumPy has as a ufunc."""
+    for fn in set(v for v in namespace.values() if callable(v) and hasattr(v, "__name__")):
+        uf = _numpy_ufunc(fn.__name__)
+        if uf is None or uf.nout != 1 or uf.nin not in (1, 2) or isinstance(fn, type):
+            continue
+        name = fn.__name__
+        fn.nin, fn.nout = uf.nin, 1
+        fn.identity = _REDUCE[name][1] if name in _REDUCE else uf.identity
+        fn.at = _at(fn, name, uf)
+        if uf.nin == 2:
+            fn.outer = _outer(fn, name)
+            fn.reduce = _reduce(name)
+            fn.accumulate = _accumulate(name)
+
+
+def _outer(fn: Any, name: str) -> Any:
+    def outer(a: Any, b: Any, /, out: Any = None) -> Array:
+        """``fn(a[..., None, ...], b)``: every element of ``a`` with every element of ``b``."""
+        device = device_for(a, b)
+        x, y = as_array(a, device=device), as_array(b, device=device)
+        result = fn(x.reshape(x.shape + (1,) * y.ndim), y)
+        return write_out(f"{name}.outer", out, result) if out is not None else result
+    outer.__qualname__ = outer.__name__ = f"{name}.outer"
+    return outer
+
+
+def _reduce(name: str) -> Any:
+    def reduce(a: Any, /, axis: Any = 0, dtype: Any = None, out: Any = None,
+               keepdims: bool = False, initial: Any = None, where: Any = True) -> Array:
+        """NumPy's ``ufunc.reduce`` for the associative ufuncs."""
+        if name not in _REDUCE:
+            raise TypeError(f"{name}.reduce is not provided by zyxarray (only the associative "
+                            f"ufuncs reduce: {', '.join(_REDUCE)}); write the loop, or use "
+                            f"NumPy on the host")
+        import zyxarray as xp
+        target, ident = _REDUCE[name]
+        x = as_array(a, device=device_for(a, where))
+        if dtype is not None:
+            x = x.astype(dtype)
+        axes = tuple(range(x.ndim)) if axis is None else \
+            (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+        axes = tuple(int(ax) + x.ndim if int(ax) < 0 else int(ax) for ax in axes)
+        if where is not True:
+            fill = ident if initial is None else initial
+            if fill is None:
+                raise ValueError(f"reduction operation '{name}' does not have an identity, "
+                                 "so to use a where mask one has to specify 'initial'")
+            x = xp.where(as_array(where, device=x.device), x, xp.asarray(fill, dtype=x.dtype,
+                                                                        device=x.device))
+        empty = any(x.shape[ax] == 0 for ax in axes)
+        if empty and initial is not None:
+            shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape)) \
+                if keepdims else tuple(s for i, s in enumerate(x.shape) if i not in axes)
+            result = xp.full(shape, initial, dtype=x.dtype, device=x.device)
+        else:
+            result = getattr(xp, target)(x, axis=axes, keepdims=keepdims)
+            if initial is not None:
+                from . import _elementwise_functions as ef
+                result = getattr(ef, name)(result, xp.asarray(initial, dtype=result.dtype,
+                                                              device=result.device))
+        return write_out(f"{name}.reduce", out, result) if out is not None else result
+    reduce.__qualname__ = reduce.__name__ = f"{name}.reduce"
+    return reduce
+
+
+def _accumulate(name: str) -> Any:
+    def accumulate(a: Any, /, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """NumPy's ``ufunc.accumulate`` (running sums and products)."""
+        if name not in _ACCUMULATE:
+            raise TypeError(f"{name}.accumulate is not provided by zyxarray (only "
+                            f"{', '.join(_ACCUMULATE)} accumulate); write the loop, or use "
+                            f"NumPy on the host")
+        import zyxarray as xp
+        x = as_array(a)
+        if axis is None:
+            raise TypeError(f"{name}.accumulate: axis must be an integer, not None")
+        result = getattr(xp, _ACCUMULATE[name])(x, axis=axis, dtype=dtype)
+        return write_out(f"{name}.accumulate", out, result) if out is not None else result
+    accumulate.__qualname__ = accumulate.__name__ = f"{name}.accumulate"
+    return accumulate
+
+
+def _at(fn: Any, name: str, uf: Any) -> Any:
+    def at(a: Any, indices: Any, b: Any = None, /) -> None:
+        """NumPy's ``ufunc.at``: ``a[indices] = fn(a[indices], b)`` in place, unbuffered
+        (a repeated index is applied once per occurrence)."""
+        if not isinstance(a, Array):
+            raise TypeError(f"{name}.at: the first argument must be a zyxarray array, got "
+                            f"{type(a).__name__}")
+        if (b is None) != (uf.nin == 1):
+            why = "a second operand is required" if b is None else "takes no second operand"
+            raise ValueError(f"{name}.at: {why}")
+        if name in ("add", "subtract") and a.dtype is not dt.bool:
+            values = _same_type(a, b)
+            if values is not None:
+                _scatter_add(a, indices, values, name == "subtract")
+                return
+        host = np.array(a)       # (the fallback: NumPy's ufunc.at on a host copy)
+        args = (host, _host(indices)) + (() if b is None else (_host(b),))
+        uf.at(*args)
+        a[...] = as_array(host, device=a.device)
+    at.__qualname__ = at.__name__ = f"{name}.at"
+    return at
+
+
+def _host(obj: Any) -> Any:
+    if isinstance(obj, Array):
+        return np.asarray(obj)
+    if isinstance(obj, tuple):
+        return tuple(_host(o) for o in obj)
+    if isinstance(obj, list):
+        return [_host(o) for o in obj]
+    return obj
+
+
+def _same_type(a: Array, b: Any) -> Array | None:
+    """``b`` as an array of ``a``'s dtype, where adding it needs no cast of the sums (NumPy
+    casts after every addition: floats into an integer array round at each step); None
+    where it would."""
+    if isinstance(b, (bool, int, float, complex)) and not isinstance(b, np.generic):
+        kind = "b" if isinstance(b, bool) else "i" if isinstance(b, int) else \
+            "f" if isinstance(b, float) else "c"
+        if "biufc".index(kind) > "biufc".index(a.dtype.kind.replace("u", "i")):
+            return None
+        return as_array(b, dtype=a.dtype, device=a.device)
+    values = as_array(b, device=a.device)
+    if dt.to_dtype(np.result_type(a.dtype.np, values.dtype.np), "at") is not a.dtype:
+        return None
+    return values.astype(a.dtype)
+
+
+def _scatter_add(a: Array, indices: Any, values: Array, negate: bool) -> None:
+    """``a[indices] += values`` (``-=``) with repeated indices counted once each: the values
+    summed per element of ``a`` (``bincount``'s scatter-add over flat positions)."""
+    from ._creation_functions import arange
+    from ._manipulation_functions import broadcast_to
+    from ._numpy_statistics import _count_bins
+    positions = arange(a.size, dtype=dt.int64, device=a.device).reshape(a.shape)[indices]
+    if positions.size == 0:
+        return
+    v = broadcast_to(values, positions.shape).reshape(-1)
+    sums = _count_bins(positions.reshape(-1), v, a.size).reshape(a.shape)
+    a[...] = (a - sums if negate else a + sums).astype(a.dtype)
