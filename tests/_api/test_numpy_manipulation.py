@@ -345,6 +345,32 @@ def test_r_c_s(device: str) -> None:
         xp.r_["zz", 1]
 
 
+def test_mgrid_ogrid(device: str) -> None:
+    """Dense and open grids on the default device: integer and float steps, ``Nj`` points
+    with the stop included, one slice or several; the dtype of the slices' numbers."""
+    from zyxarray._devices import registry
+    registry.set_default(device)
+    try:
+        for key in (np.s_[0:3, 0:2], np.s_[0:1:5j], np.s_[0:3], np.s_[0:1:0.5, 0:2],
+                    np.s_[-1:1:3j, 0:4:2], np.s_[2:0:-1, 0:3, 1:2]):
+            want, got = np.mgrid[key], xp.mgrid[key]
+            assert got.device.name == device
+            np.testing.assert_array_equal(np.asarray(got), want)
+            assert np.asarray(got).dtype == want.dtype
+            open_want, open_got = np.ogrid[key], xp.ogrid[key]
+            if isinstance(open_want, tuple):
+                assert isinstance(open_got, tuple) and len(open_got) == len(open_want)
+                for w, g in zip(open_want, open_got):
+                    np.testing.assert_array_equal(np.asarray(g), w)
+                    assert np.asarray(g).dtype == w.dtype
+            else:
+                np.testing.assert_array_equal(np.asarray(open_got), open_want)
+    finally:
+        registry.set_default(None)
+    with pytest.raises(TypeError, match="mgrid"):
+        xp.mgrid[0:3, 2]
+
+
 def test_ix_and_indices(device: str) -> None:
     compare(device, lambda b: xp.ix_([0, 2], b), lambda b: np.ix_([0, 2], b),
             [Input(np.array([True, False, True, True]), [])])

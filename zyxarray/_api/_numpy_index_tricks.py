@@ -140,6 +140,50 @@ class IndexExpression:
         return item
 
 
+class GridClass:
+    """NumPy's ``mgrid`` and ``ogrid``: ``mgrid[0:3, 0:4]`` is the (2, 3, 4) stack of each
+    point's coordinates, ``ogrid`` the same ranges shaped to broadcast ((3, 1), (1, 4)).
+    A slice's step ``Nj`` asks for N points from start to stop, stop included (as
+    ``linspace``); the ranges share the type of all the slices' numbers."""
+
+    def __init__(self, sparse: bool) -> None:
+        self.sparse = sparse
+
+    def __getitem__(self, key: Any) -> Any:
+        name = "ogrid" if self.sparse else "mgrid"
+        items = key if isinstance(key, tuple) else (key,)
+        if not all(isinstance(k, slice) for k in items):
+            raise TypeError(f"{name}: every index must be a slice (start:stop:step), got "
+                            f"{key!r}")
+        numbers = [v for k in items for v in (k.start, k.stop, k.step) if v is not None]
+        floating = any(isinstance(v, (float, complex, np.floating, np.complexfloating))
+                       for v in numbers)
+        dtype = dt.float64 if floating else dt.int64
+        ranges = []
+        for k in items:
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, (complex, np.complexfloating)):
+                num = int(builtins.abs(complex(step)))
+                ranges.append(linspace(start, k.stop, num=num, dtype=dt.float64))
+            else:
+                ranges.append(arange(start, k.stop, step, dtype=dtype))
+        if not isinstance(key, tuple):
+            return ranges[0]
+        n = len(ranges)
+        shaped = [mf.reshape(r, tuple(-1 if i == j else 1 for j in range(n)))
+                  for i, r in enumerate(ranges)]
+        if self.sparse:
+            return tuple(shaped)
+        shape = tuple(r.shape[0] for r in ranges)
+        return mf.stack([mf.broadcast_to(r, shape) for r in shaped])
+
+    def __len__(self) -> int:
+        return 0
+
+
+mgrid = GridClass(sparse=False)
+ogrid = GridClass(sparse=True)
 r_ = AxisConcatenator(0, 1, -1)
 c_ = AxisConcatenator(-1, 2, 0)
 s_ = IndexExpression(maketuple=False)
