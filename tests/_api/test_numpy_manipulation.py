@@ -655,3 +655,77 @@ def test_take_numpy_form(device: str) -> None:
         xp.take(x, [0], mode="nope")
     with pytest.raises(IndexError):
         xp.take(x[:, :0], [0], axis=1, mode="wrap")
+
+
+def test_flips_and_quarter_turns_are_views(device: str) -> None:
+    m = np.arange(24).reshape(2, 3, 4)
+    a = xp.asarray(m, device=device)
+    np.testing.assert_array_equal(np.asarray(xp.flipud(a)), np.flipud(m))
+    np.testing.assert_array_equal(np.asarray(xp.fliplr(a)), np.fliplr(m))
+    for k in range(-2, 6):
+        np.testing.assert_array_equal(np.asarray(xp.rot90(a, k)), np.rot90(m, k))
+        np.testing.assert_array_equal(np.asarray(xp.rot90(a, k, axes=(2, 0))),
+                                      np.rot90(m, k, axes=(2, 0)))
+    xp.rot90(a)[0, 0, 0] = -1            # (a view: the write reaches the base)
+    want = m.copy()
+    np.rot90(want)[0, 0, 0] = -1
+    np.testing.assert_array_equal(np.asarray(a), want)
+    with pytest.raises(ValueError, match="fliplr"):
+        xp.fliplr(xp.asarray([1, 2], device=device))
+    with pytest.raises(ValueError, match="rot90"):
+        xp.rot90(a, axes=(1, 1))
+
+
+def test_selection_helpers(device: str) -> None:
+    """argwhere, select, choose, putmask, copyto, put_along_axis, tri, mask_indices."""
+    m = np.arange(24).reshape(2, 3, 4)
+    a = xp.asarray(m, device=device)
+    np.testing.assert_array_equal(np.asarray(xp.argwhere(a % 5 == 0)), np.argwhere(m % 5 == 0))
+    assert xp.argwhere(xp.asarray(3, device=device)).shape == np.argwhere(3).shape
+    c = np.arange(6)
+    C = xp.asarray(c, device=device)
+    np.testing.assert_array_equal(np.asarray(xp.select([C < 2, C > 3], [C, C ** 2], 42)),
+                                  np.select([c < 2, c > 3], [c, c ** 2], 42))
+    choices = [[1, 2, 3], [10, 20, 30], [100, 200, 300]]
+    for idx, mode in (([0, 1, 2], "raise"), ([3, -1, 2], "wrap"), ([3, -1, 2], "clip")):
+        np.testing.assert_array_equal(
+            np.asarray(xp.choose(xp.asarray(idx, device=device), choices, mode=mode)),
+            np.choose(np.array(idx), choices, mode=mode))
+    with pytest.raises(ValueError, match="choose"):
+        xp.choose(xp.asarray([0, 5], device=device), choices)
+    want = np.arange(6)
+    got = xp.asarray(want, device=device)
+    np.putmask(want, want > 2, [10, 20])
+    xp.putmask(got, got > 2, [10, 20])
+    np.testing.assert_array_equal(np.asarray(got), want)
+    want = np.zeros((2, 3))
+    got = xp.asarray(want, device=device)
+    row = got[1]
+    np.copyto(want, [1, 2, 3], where=[True, False, True])
+    xp.copyto(got, [1, 2, 3], where=[True, False, True])
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(row), want[1])
+    with pytest.raises(TypeError, match="copyto"):
+        xp.copyto(xp.zeros(3, dtype=xp.int32, device=device), xp.asarray([1.5, 2, 3],
+                                                                           device=device))
+    want = np.arange(12.0).reshape(3, 4)
+    got = xp.asarray(want, device=device)
+    view = got[1:]
+    idx = np.array([[0, 2], [1, 3]])
+    np.put_along_axis(want[1:], idx, [[10.0, 20.0], [30.0, 40.0]], axis=1)
+    xp.put_along_axis(view, idx, [[10.0, 20.0], [30.0, 40.0]], axis=1)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    flat = xp.asarray(np.arange(6).reshape(2, 3), device=device)
+    xp.put_along_axis(flat, [5, 0, -1], 9, axis=None)
+    assert np.asarray(flat).tolist() == [[9, 1, 2], [3, 4, 9]]
+    with pytest.raises(IndexError, match="put_along_axis"):
+        xp.put_along_axis(flat, [6], 1, axis=None)
+    from zyxarray._devices import registry
+    registry.set_default(device)
+    try:
+        np.testing.assert_array_equal(np.asarray(xp.tri(3, 4, 1)), np.tri(3, 4, 1))
+        assert np.asarray(xp.tri(3, dtype=int)).dtype == np.tri(3, dtype=int).dtype
+        for got_i, want_i in zip(xp.mask_indices(3, xp.triu), np.mask_indices(3, np.triu)):
+            np.testing.assert_array_equal(np.asarray(got_i), want_i)
+    finally:
+        registry.set_default(None)

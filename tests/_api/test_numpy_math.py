@@ -761,3 +761,67 @@ def test_numpy_cross(device: str) -> None:
         assert int(xp.cross(xp.asarray([1, 2], device=device), [3, 4])) == -2
     with pytest.raises(ValueError, match="cross"):
         xp.cross(xp.asarray([1, 2, 3, 4], device=device), [1, 2, 3])
+
+
+def _same(name: str, got: Any, want: Any) -> None:
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), name
+        for g, w in zip(got, want):
+            _same(name, g, w)
+        return
+    g, w = np.asarray(got), np.asarray(want)
+    assert g.shape == w.shape and g.dtype == w.dtype, (name, g.dtype, g.shape, w.dtype, w.shape)
+    np.testing.assert_allclose(g, w, equal_nan=True, err_msg=name)
+
+
+def test_more_numpy_elementwise_and_windows(device: str) -> None:
+    """divmod, fmax/fmin (NaN ignored), rint, fix, bitwise_count, vander, the windows,
+    piecewise, ediff1d, real_if_close, matvec/vecmat, fromfunction: NumPy's results."""
+    from zyxarray._devices import registry
+    x = np.array([1.0, -2.5, np.nan, 3.5, 0.5])
+    y = np.array([np.nan, 1.0, np.nan, 4.0, -0.5])
+    i = np.array([7, -7, 0, 5, -128], np.int8)
+    X, Y, Int = (xp.asarray(v, device=device) for v in (x, y, i))
+    _same("divmod", xp.divmod(xp.asarray([7, -7], device=device), 3),
+          np.divmod(np.array([7, -7]), 3))
+    _same("fmax", xp.fmax(X, Y), np.fmax(x, y))
+    _same("fmin", xp.fmin(X, Y), np.fmin(x, y))
+    _same("fmax int", xp.fmax(Int, 2), np.fmax(i, 2))
+    _same("rint", xp.rint(X), np.rint(x))
+    _same("fix", xp.fix(X), np.fix(x))
+    _same("fix int", xp.fix(Int), np.fix(i))
+    _same("bitwise_count", xp.bitwise_count(Int), np.bitwise_count(i))
+    u = np.array([0, 1, 2**64 - 1, 2**63], np.uint64)
+    _same("bitwise_count u64", xp.bitwise_count(xp.asarray(u, device=device)),
+          np.bitwise_count(u))
+    _same("vander", xp.vander(xp.asarray([1, 2, 3], device=device)),
+          np.vander(np.array([1, 2, 3])))
+    _same("vander inc", xp.vander(X[:3], 4, increasing=True), np.vander(x[:3], 4, increasing=True))
+    xx = np.array([-1.0, 0, 2, 5])
+    XX = xp.asarray(xx, device=device)
+    _same("piecewise", xp.piecewise(XX, [XX < 0, XX >= 2], [lambda v: -v, lambda v: v * 2, 7]),
+          np.piecewise(xx, [xx < 0, xx >= 2], [lambda v: -v, lambda v: v * 2, 7]))
+    _same("ediff1d", xp.ediff1d(xp.asarray([1, 2, 4], device=device), to_begin=0,
+                                to_end=[9, 9]),
+          np.ediff1d([1, 2, 4], to_begin=0, to_end=[9, 9]))
+    for z in (np.array([1 + 1e-16j, 2]), np.array([1 + 1e-3j, 2])):
+        _same("real_if_close", xp.real_if_close(xp.asarray(z, device=device)),
+              np.real_if_close(z))
+    A = np.arange(6.0).reshape(2, 3)
+    _same("matvec", xp.matvec(xp.asarray(A, device=device), [1.0, 2, 3]),
+          np.matvec(A, np.array([1.0, 2, 3])))
+    _same("vecmat", xp.vecmat(xp.asarray([1.0, 2], device=device), xp.asarray(A, device=device)),
+          np.vecmat(np.array([1.0, 2]), A))
+    registry.set_default(device)
+    try:
+        for w in ("hanning", "hamming", "blackman", "bartlett"):
+            for M in (0, 1, 2, 7):
+                _same(f"{w}({M})", getattr(xp, w)(M), getattr(np, w)(M))
+        _same("fromfunction", xp.fromfunction(lambda a, b: a + 2 * b, (2, 3)),
+              np.fromfunction(lambda a, b: a + 2 * b, (2, 3)))
+        _same("fromfunction int", xp.fromfunction(lambda a, b: a * b, (2, 2), dtype=int),
+              np.fromfunction(lambda a, b: a * b, (2, 2), dtype=int))
+    finally:
+        registry.set_default(None)
+    with pytest.raises(TypeError, match="bitwise_count"):
+        xp.bitwise_count(X)

@@ -43,7 +43,8 @@ UNCHECKED = frozenset({
     "ndim", "size", "save", "savez", "savez_compressed", "savetxt", "min_scalar_type",
     "common_type", "iscomplexobj", "isrealobj", "isscalar", "may_share_memory",
     "shares_memory", "get_include", "set_printoptions", "get_printoptions", "printoptions",
-    "load_safetensors", "save_safetensors",
+    "load_safetensors", "save_safetensors", "array2string", "array_repr", "array_str",
+    "format_float_positional", "format_float_scientific", "binary_repr", "base_repr",
 })
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from . import _dtypes as dt
 from . import _elementwise_functions as ew
 from . import _manipulation_functions as mf
+from . import _statistical_functions as sf
 from ._array_object import Array
 from ._creation_functions import arange, asarray, linspace, zeros
 from ._data_type_functions import astype
@@ -476,6 +477,31 @@ def flatnonzero(a: Any) -> Array:
     return nonzero(_ravel(as_array(a)))[0]
 
 
+def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None) -> None:
+    """Write ``values`` at ``indices`` along ``axis`` (the inverse of ``take_along_axis``),
+    in place: ``indices`` has ``arr``'s rank and broadcasts with it on the other axes;
+    ``axis=None`` takes 1-D indices into ``arr`` flattened. A scatter on the device; where
+    an index repeats, the last value written wins."""
+    a = _in_place_target("put_along_axis", arr)
+    idx = as_array(indices, device=a.device)
+    if idx.dtype not in dt.INTEGER:
+        raise IndexError(f"put_along_axis: indices must be integers, got {idx.dtype}")
+    if axis is None:
+        if idx.ndim != 1:
+            raise ValueError("put_along_axis: when axis=None, indices must have a single "
+                             f"dimension, got shape {idx.shape}")
+        a.flat[idx] = values
+        return
+    ax = normalize_axis("put_along_axis", axis, a.ndim)
+    if idx.ndim != a.ndim:
+        raise ValueError(f"put_along_axis: indices must have the rank of arr ({a.ndim}), got "
+                         f"shape {idx.shape}")
+    key = tuple(idx if d == ax else mf.reshape(
+        arange(a.shape[d], device=a.device), tuple(-1 if e == d else 1 for e in range(a.ndim)))
+        for d in range(a.ndim))
+    a[key] = values
+
+
 def place(arr: Any, mask: Any, vals: Any) -> None:
     """Write ``vals`` (used in turn, repeated as needed) where ``mask`` is true, in place.
     Reads ``mask`` (how many values are written depends on it)."""
@@ -601,3 +627,113 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     differs (it is unspecified)."""
     x, ax = _partition_args("argpartition", a, kth, axis, kind, order)
     return argsort(x, axis=ax, stable=True)
+
+
+# -- selection by conditions and indices --------------------------------------------------------
+def argwhere(a: Any) -> Array:
+    """The indices of the non-zero elements, one row each: shape (N, a.ndim). Reads ``a``
+    (N depends on its values)."""
+    x = as_array(a)
+    if x.ndim == 0:
+        return zeros((int(builtins.bool(x)), 0), dtype=dt.int64, device=x.device)
+    return mf.stack(list(nonzero(x)), axis=1)
+
+
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
+    """The element of the first choice whose condition holds, else ``default``: nested
+    ``where`` from the last condition to the first (fused)."""
+    conds, choices = list(condlist), list(choicelist)
+    if len(conds) != len(choices):
+        raise ValueError("select: list of cases must be same length as list of conditions")
+    if not conds:
+        raise ValueError("select with an empty condition list is not possible")
+    device = device_for(*conds, *choices, default)
+    cs = [as_array(c, device=device) for c in conds]
+    for i, c in enumerate(cs):
+        if c.dtype is not dt.bool:
+            raise TypeError(f"select: invalid entry {i} in condlist: should be boolean ndarray")
+    vs = [as_array(v, device=device) for v in choices]
+    common = dt.result_type_of(*vs, default, where="select")
+    out = as_array(default, dtype=common, device=device)
+    for c, v in zip(reversed(cs), reversed(vs)):
+        out = where(c, astype(v, common), out)
+    shape = np.broadcast_shapes(*(x.shape for x in cs + vs), out.shape)
+    return mf.broadcast_to(out, shape) if out.shape != shape else out
+
+
+def choose(a: Any, choices: Any, out: Any = None, mode: str = "raise") -> Array:
+    """``choices[a[i]][i]`` for every i (everything broadcast); ``mode`` 'raise' (indices
+    are read to check them), 'wrap' or 'clip'."""
+    idx = as_array(a)
+    if idx.dtype not in dt.INTEGER:
+        raise TypeError(f"choose: a must hold integers, got {idx.dtype}")
+    device = idx.device
+    cs = [as_array(c, device=device) for c in (choices if not isinstance(choices, Array)
+                                               else [choices[i] for i in
+                                                     range(choices.shape[0])])]
+    n = len(cs)
+    if n == 0:
+        raise ValueError("choose: choices must not be empty")
+    if mode == "raise":
+        if idx.size and (int(sf.min(idx)) < 0 or int(sf.max(idx)) >= n):
+            raise ValueError("choose: invalid entry in choice array")
+    elif mode == "wrap":
+        idx = ew.remainder(idx, n)
+    elif mode == "clip":
+        idx = ew.clip(idx, 0, n - 1)
+    else:
+        raise ValueError(f"choose: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    common = dt.result_type_of(*cs, where="choose")
+    result = astype(cs[-1], common)
+    for i in range(n - 2, -1, -1):
+        result = where(ew.equal(idx, i), astype(cs[i], common), result)
+    shape = np.broadcast_shapes(idx.shape, *(c.shape for c in cs))
+    result = mf.broadcast_to(result, shape) if result.shape != shape else result
+    return write_out("choose", out, result) if out is not None else result
+
+
+def putmask(a: Any, mask: Any, values: Any) -> None:
+    """``a.flat[n] = values.flat[n % len(values)]`` wherever ``mask`` is true, in place
+    (the values repeat over all positions, not only the masked ones: NumPy's rule)."""
+    x = _in_place_target("putmask", a)
+    m = as_array(mask, device=x.device)
+    if m.shape != x.shape:
+        raise ValueError(f"putmask: mask and data must be the same size ({m.shape} and "
+                         f"{x.shape})")
+    v = mf.reshape(as_array(values, device=x.device), (-1,))
+    if v.size == 0:
+        return
+    cycled = mf.reshape(_cycled(v, x.size, x), x.shape) if x.size else v[:0]
+    x[...] = where(astype(m, dt.bool), cycled, x)
+
+
+def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """``dst[...] = src`` (broadcast), where ``where`` holds, in place; ``casting`` as
+    NumPy's ``can_cast`` decides."""
+    from ._searching_functions import where as select_
+    x = _in_place_target("copyto", dst)
+    s = as_array(src, device=x.device)
+    if not np.can_cast(s.dtype.np, x.dtype.np, casting=casting) and \
+            not (not isinstance(src, Array) and np.isscalar(src)):
+        raise TypeError(f"copyto: cannot cast array data from {s.dtype} to {x.dtype} "
+                        f"according to the rule {casting!r}")
+    value = astype(s, x.dtype) if s.dtype is not x.dtype else s
+    if where is True:
+        x[...] = value
+        return
+    x[...] = select_(as_array(where, device=x.device), value, x)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,
+        like: Any = None, device: Any = None) -> Array:
+    """Ones at and below the k-th diagonal of an N x M array, zeros above (fused)."""
+    M = N if M is None else M
+    rows = mf.reshape(arange(N, dtype=dt.int64, device=device), (N, 1))
+    cols = mf.reshape(arange(M, dtype=dt.int64, device=device), (1, M))
+    return astype(ew.greater_equal(ew.add(rows, int(k)), cols), dtype)
+
+
+def mask_indices(n: int, mask_func: Any, k: int = 0) -> tuple[Array, ...]:
+    """The indices where ``mask_func(ones((n, n)), k)`` is non-zero (``triu``, ``tril``)."""
+    from ._creation_functions import ones
+    return nonzero(as_array(mask_func(ones((n, n), dtype=dt.int64), k)))

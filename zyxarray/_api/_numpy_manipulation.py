@@ -839,3 +839,44 @@ def iterable(y: Any) -> bool:
     except TypeError:
         return False
     return True
+
+
+# -- flips and quarter turns (views, as NumPy's) ----------------------------------------------
+def flipud(m: Any) -> Array:
+    """``m`` upside down: ``flip(m, axis=0)`` (a view)."""
+    a = as_array(m)
+    if a.ndim < 1:
+        raise ValueError("flipud: input must be >= 1-d")
+    return mf.flip(a, axis=0)
+
+
+def fliplr(m: Any) -> Array:
+    """``m`` left to right: ``flip(m, axis=1)`` (a view)."""
+    a = as_array(m)
+    if a.ndim < 2:
+        raise ValueError("fliplr: input must be >= 2-d")
+    return mf.flip(a, axis=1)
+
+
+def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Array:
+    """``m`` turned by ``k`` quarter turns from the first of ``axes`` towards the second
+    (a view: flips and a transpose)."""
+    a = as_array(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("rot90: len(axes) must be 2")
+    if a.ndim < 2:
+        raise ValueError(f"rot90: the array must have at least 2 dimensions, got {a.ndim}")
+    a0, a1 = (mf.normalize_axis("rot90", ax, a.ndim) for ax in axes)
+    if a0 == a1:
+        raise ValueError("rot90: axes must be different")
+    k = int(k) % 4
+    if k == 0:
+        return a[...]
+    if k == 2:
+        return mf.flip(mf.flip(a, axis=a0), axis=a1)
+    order = list(range(a.ndim))
+    order[a0], order[a1] = order[a1], order[a0]
+    if k == 1:
+        return mf.permute_dims(mf.flip(a, axis=a1), tuple(order))
+    return mf.flip(mf.permute_dims(a, tuple(order)), axis=a1)

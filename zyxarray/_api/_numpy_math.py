@@ -31,6 +31,7 @@ from . import _elementwise_functions as ew
 from . import _manipulation_functions as mf
 from . import _statistical_functions as sf
 from ._array_object import Array
+from ._creation_functions import arange, asarray, zeros
 from ._elementwise_functions import check, default_float, device_of, scalar_node
 from ._linalg_functions import diagonal, tensordot
 from ._linear_algebra_functions import matmul
@@ -946,3 +947,202 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
         im = ew.clip(ew.imag(c), -1.0, 1.0)
         return Array._new(g.alu(Op.COMPLEX, re._node, im._node, dtype=c.dtype.np))
     return ew.clip(c, -1.0, 1.0)
+
+
+# -- more of NumPy's elementwise functions --------------------------------------------------------
+def divmod_(x1: Any, x2: Any, /) -> tuple[Array, Array]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))`` (NumPy's ``divmod``; one fused pass
+    when both are observed together)."""
+    a, b = (as_array(v, device=device_for(x1, x2)) for v in (x1, x2))
+    return ew.floor_divide(a, b), ew.remainder(a, b)
+
+
+divmod_.__name__ = divmod_.__qualname__ = "divmod"
+
+
+def _nan_ignoring(name: str, pick: Any, x1: Any, x2: Any) -> Array:
+    a, b = (as_array(v, device=device_for(x1, x2)) for v in (x1, x2))
+    device_of(name, (a, b))
+    both = pick(x1 if isinstance(x1, Array) else a if not isinstance(x2, Array) else x1,
+                x2 if isinstance(x2, Array) else b if not isinstance(x1, Array) else x2)
+    if dt.result_type_of(a, b, where=name).kind not in "fc":
+        return both
+    return where(ew.isnan(b), a, where(ew.isnan(a), b, both))
+
+
+def fmax(x1: Any, x2: Any, /) -> Array:
+    """The larger of each pair, ignoring a NaN (NaN only where both are)."""
+    return _nan_ignoring("fmax", ew.maximum, x1, x2)
+
+
+def fmin(x1: Any, x2: Any, /) -> Array:
+    """The smaller of each pair, ignoring a NaN (NaN only where both are)."""
+    return _nan_ignoring("fmin", ew.minimum, x1, x2)
+
+
+def rint(x: Any, /) -> Array:
+    """To the nearest whole number, halves to even; integers give floats, as NumPy's."""
+    a = as_array(x)
+    if a.dtype.kind in "biu":
+        return _as_float(a)
+    return ew.round(a)
+
+
+def fix(x: Any, /) -> Array:
+    """Towards zero (``trunc``), keeping integers integers as NumPy's ``fix`` does."""
+    return ew.trunc(as_array(x))
+
+
+def bitwise_count(x: Any, /) -> Array:
+    """The number of 1 bits in ``abs(x)`` of integers (uint8), by the SWAR popcount."""
+    a = as_array(x)
+    if a.dtype.kind not in "biu":
+        raise TypeError(f"bitwise_count: not supported for {a.dtype} (integers only)")
+    if a.dtype is dt.bool:
+        return _cast(a, dt.uint8)
+    u = _cast(ew.abs(_cast(a, dt.int64)) if a.dtype.kind == "i" else a, dt.uint64)
+    m1, m2, m4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+    u = ew.subtract(u, ew.bitwise_and(ew.bitwise_right_shift(u, 1), m1))
+    u = ew.add(ew.bitwise_and(u, m2), ew.bitwise_and(ew.bitwise_right_shift(u, 2), m2))
+    u = ew.bitwise_and(ew.add(u, ew.bitwise_right_shift(u, 4)), m4)
+    u = ew.bitwise_right_shift(ew.multiply(u, 0x0101010101010101), 56)
+    return _cast(u, dt.uint8)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:
+    """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1), ..., x, 1`` (or
+    increasing powers)."""
+    a = as_array(x)
+    if a.ndim != 1:
+        raise ValueError(f"vander: x must be a one-dimensional array or sequence, got shape "
+                         f"{a.shape}")
+    n = a.shape[0] if N is None else int(N)
+    powers = arange(n, dtype=dt.int64, device=a.device)
+    if not increasing:
+        powers = ew.subtract(n - 1, powers)
+    base = a if a.dtype is not dt.bool else _cast(a, dt.int64)
+    return ew.pow(mf.reshape(base, (-1, 1)), _cast(powers, base.dtype)) if n else \
+        zeros((a.shape[0], 0), dtype=base.dtype, device=a.device)
+
+
+def _window(name: str, M: int, terms: tuple[float, ...]) -> Array:
+    """``sum_k terms[k] * cos(2 pi k n / (M - 1))`` with alternating signs, n = 0..M-1."""
+    from .._devices import registry
+    M = int(M)
+    if M < 1:
+        return zeros((0,), dtype=dt.float64)
+    if M == 1:
+        return asarray(np.ones(1))
+    n = arange(M, dtype=default_float(registry.default()))
+    out: Any = None
+    for k, c in enumerate(terms):
+        term = ew.multiply(c * (-1) ** k, ew.cos(ew.multiply(n, 2.0 * math.pi * k / (M - 1))))
+        out = term if out is None else ew.add(out, term)
+    return out
+
+
+def hanning(M: int) -> Array:
+    """The Hann window of M points (0 at both ends)."""
+    return _window("hanning", M, (0.5, 0.5))
+
+
+def hamming(M: int) -> Array:
+    """The Hamming window of M points."""
+    return _window("hamming", M, (0.54, 0.46))
+
+
+def blackman(M: int) -> Array:
+    """The Blackman window of M points."""
+    return _window("blackman", M, (0.42, 0.5, 0.08))
+
+
+def bartlett(M: int) -> Array:
+    """The triangular (Bartlett) window of M points."""
+    M = int(M)
+    if M < 2:
+        return _window("bartlett", M, ())
+    n = arange(M, dtype=dt.float64)
+    half = (M - 1) / 2.0
+    return ew.subtract(1.0, ew.abs(ew.divide(ew.subtract(n, half), half)))
+
+
+def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Array:
+    """Each function (or constant) of ``funclist`` where its condition holds, the last
+    condition's winning; an extra function is the default where none holds. Every
+    function is evaluated on all of ``x`` and selected (fused), not on ``x[cond]``."""
+    a = as_array(x)
+    conds = [condlist] if (isinstance(condlist, Array) and condlist.ndim == a.ndim and \
+        condlist.dtype is dt.bool) or isinstance(condlist, (bool, np.bool_)) else \
+        list(condlist)
+    conds = [as_array(c, device=a.device) for c in conds]
+    funcs = list(funclist)
+    n = len(conds)
+    if len(funcs) == n + 1:
+        none = ew.logical_not(_fold(ew.logical_or, conds)) if conds else \
+            asarray(True, device=a.device)
+        conds.append(none)
+    elif len(funcs) != n:
+        raise ValueError(f"piecewise: with {n} condition(s), either {n} or {n + 1} functions "
+                         f"are expected, got {len(funcs)}")
+    out = zeros(a.shape, dtype=a.dtype, device=a.device)
+    for c, f in zip(conds, funcs):
+        value = as_array(f(a, *args, **kw), device=a.device) if callable(f) else \
+            asarray(f, dtype=a.dtype, device=a.device)
+        out = where(c, _cast(value, a.dtype) if value.dtype is not a.dtype else value, out)
+    return out
+
+
+def _fold(fn: Any, items: list[Any]) -> Any:
+    out = items[0]
+    for item in items[1:]:
+        out = fn(out, item)
+    return out
+
+
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
+    """The differences of consecutive elements of ``ary`` flattened, with ``to_begin``
+    and ``to_end`` put around them."""
+    a = mf.reshape(as_array(ary), (-1,))
+    parts = []
+    if to_begin is not None:
+        parts.append(_cast(mf.reshape(as_array(to_begin, device=a.device), (-1,)), a.dtype))
+    parts.append(ew.subtract(a[1:], a[:-1]))
+    if to_end is not None:
+        parts.append(_cast(mf.reshape(as_array(to_end, device=a.device), (-1,)), a.dtype))
+    return mf.concat(parts) if len(parts) > 1 else parts[0]
+
+
+def real_if_close(a: Any, tol: float = 100) -> Array:
+    """The real part of a complex ``a`` if every imaginary part is within ``tol`` machine
+    epsilons of zero (reads that), else ``a``."""
+    x = as_array(a)
+    if x.dtype.kind != "c":
+        return x
+    eps = float(np.finfo(x.dtype.np).eps)
+    limit = tol * eps if tol > 1 else tol
+    if builtins.bool(sf.max(ew.abs(ew.imag(x))) < limit) if x.size else True:
+        return ew.real(x)
+    return x
+
+
+def matvec(x1: Any, x2: Any, /) -> Array:
+    """Matrix-vector products over the last axes: ``(x1 @ x2[..., None])[..., 0]``."""
+    a, b = (as_array(v, device=device_for(x1, x2)) for v in (x1, x2))
+    return matmul(a, mf.expand_dims(b, axis=-1))[..., 0]
+
+
+def vecmat(x1: Any, x2: Any, /) -> Array:
+    """Vector-matrix products over the last axes, the vector conjugated:
+    ``(conj(x1)[..., None, :] @ x2)[..., 0, :]``."""
+    a, b = (as_array(v, device=device_for(x1, x2)) for v in (x1, x2))
+    if a.dtype.kind == "c":
+        a = ew.conj(a)
+    return matmul(mf.expand_dims(a, axis=-2), b)[..., 0, :]
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, like: Any = None,
+                 device: Any = None, **kwargs: Any) -> Any:
+    """``function(*indices)`` with one coordinate array per axis of ``shape`` (of
+    ``dtype``), as NumPy calls it once with whole arrays."""
+    from ._numpy_index_tricks import indices
+    return function(*indices(tuple(shape), dtype=dtype, device=device), **kwargs)

@@ -86,6 +86,46 @@ set_printoptions = np.set_printoptions
 get_printoptions = np.get_printoptions
 
 
+def _host(a: Any) -> Any:
+    return a._host() if isinstance(a, Array) else a
+
+
+def array2string(a: Any, *args: Any, **kwargs: Any) -> str:
+    """NumPy's ``array2string`` of the array's values (formatting is host work: a host
+    copy is formatted by NumPy, with every one of its options)."""
+    return np.array2string(np.asarray(_host(a)), *args, **kwargs)
+
+
+def array_repr(arr: Any, *args: Any, **kwargs: Any) -> str:
+    """NumPy's ``array_repr`` of the values (``repr(x)`` also names a non-default device)."""
+    return np.array_repr(np.asarray(_host(arr)), *args, **kwargs)
+
+
+def array_str(a: Any, *args: Any, **kwargs: Any) -> str:
+    """NumPy's ``array_str`` of the values."""
+    return np.array_str(np.asarray(_host(a)), *args, **kwargs)
+
+
+def format_float_positional(x: Any, *args: Any, **kwargs: Any) -> str:
+    """NumPy's ``format_float_positional`` of a scalar (a 0-d array is read)."""
+    return np.format_float_positional(_host(x), *args, **kwargs)
+
+
+def format_float_scientific(x: Any, *args: Any, **kwargs: Any) -> str:
+    """NumPy's ``format_float_scientific`` of a scalar (a 0-d array is read)."""
+    return np.format_float_scientific(_host(x), *args, **kwargs)
+
+
+def binary_repr(num: Any, width: int | None = None) -> str:
+    """NumPy's ``binary_repr`` of an integer (a 0-d array is read)."""
+    return np.binary_repr(int(num), width)
+
+
+def base_repr(number: Any, base: int = 2, padding: int = 0) -> str:
+    """NumPy's ``base_repr`` of an integer (a 0-d array is read)."""
+    return np.base_repr(int(number), base, padding)
+
+
 @contextlib.contextmanager
 def printoptions(*args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
     """NumPy's print options for the block (zyxarray prints with NumPy's formatter)."""
