@@ -825,3 +825,15 @@ def test_more_numpy_elementwise_and_windows(device: str) -> None:
         registry.set_default(None)
     with pytest.raises(TypeError, match="bitwise_count"):
         xp.bitwise_count(X)
+
+
+def test_unwrap_and_ndenumerate(device: str) -> None:
+    p = np.array([0, 3, 6.5, 0.2, 3.5, -3, 1])
+    cases = [((p,), {}), ((np.arange(8),), {"period": 4}),
+             ((np.array([[0, 6.2], [1, 7]]),), {"axis": 0}), ((p,), {"discont": 4.0}),
+             ((np.array([0, 5, 10, 2, 3], np.int32),), {"period": 6})]
+    for args, kw in cases:
+        _same(f"unwrap {kw}", xp.unwrap(*(xp.asarray(a, device=device) for a in args), **kw),
+              np.unwrap(*args, **kw))
+    a = np.array([[1, 2], [3, 4]])
+    assert list(xp.ndenumerate(xp.asarray(a, device=device))) == list(np.ndenumerate(a))

@@ -1146,3 +1146,53 @@ def fromfunction(function: Any, shape: Any, *, dtype: Any = float, like: Any = N
     ``dtype``), as NumPy calls it once with whole arrays."""
     from ._numpy_index_tricks import indices
     return function(*indices(tuple(shape), dtype=dtype, device=device), **kwargs)
+
+
+def unwrap(p: Any, discont: float | None = None, axis: int = -1, *,
+           period: float = 2 * math.pi) -> Array:
+    """``p`` with every jump between neighbours along ``axis`` larger than ``discont``
+    (default ``period / 2``) taken back by a whole number of periods (phase unwrapping):
+    each difference is reduced into ``[-period/2, period/2)`` (a difference of exactly
+    ``period/2`` upwards keeps its sign), the corrections summed along the axis (fused)."""
+    from ._utility_functions import diff
+    x = as_array(p)
+    ax = mf.normalize_axis("unwrap", axis, x.ndim) if x.ndim else 0
+    if x.ndim == 0 or x.shape[ax] < 2:
+        return x[...] if x.dtype.kind in "fc" else _cast(x, default_float(x.device))
+    d = diff(x, axis=ax)
+    dtype = dt.to_dtype(np.result_type(d.dtype.np, period), "unwrap")
+    if dtype.kind in "iu":
+        high, rem = builtins.divmod(int(period), 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    d = _cast(d, dtype) if d.dtype is not dtype else d
+    low = -high
+    dmod = ew.add(ew.remainder(ew.subtract(d, low), period), low)
+    if ambiguous:
+        dmod = where(ew.logical_and(ew.equal(dmod, low), ew.greater(d, 0)),
+                     asarray(high, dtype=dtype, device=x.device), dmod)
+    correct = ew.subtract(dmod, d)
+    limit = period / 2 if discont is None else discont
+    correct = where(ew.less(ew.abs(d), limit), asarray(0, dtype=dtype, device=x.device),
+                    correct)
+    head = tuple(slice(0, 1) if i == ax else slice(None) for i in range(x.ndim))
+    tail = tuple(slice(1, None) if i == ax else slice(None) for i in range(x.ndim))
+    first = _cast(x[head], dtype) if x.dtype is not dtype else x[head]
+    rest = ew.add(_cast(x[tail], dtype) if x.dtype is not dtype else x[tail],
+                  sf.cumulative_sum(correct, axis=ax, dtype=dtype))
+    return mf.concat([first, rest], axis=ax)
+
+
+class ndenumerate:
+    """NumPy's ``ndenumerate``: ``(index, value)`` pairs in C order, the values read once
+    (a Python loop over elements is host work by nature) as NumPy scalars."""
+
+    def __init__(self, arr: Any) -> None:
+        self._it = np.ndenumerate(np.asarray(as_array(arr)._host()))
+
+    def __iter__(self) -> ndenumerate:
+        return self
+
+    def __next__(self) -> tuple[tuple[int, ...], Any]:
+        return next(self._it)
