@@ -61,6 +61,9 @@ GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
 ITEM_POINTS = 4           # output points per work item in ``g_elementwise`` (more loads in flight)
+UNROLL_LOADS_MAX = 12     # group reductions reading more inputs take one point per step: their
+                          # loads are in flight anyway, and four copies of the expression
+                          # spilled registers (the game of life's 17-input sum, 296 VGPRs)
 TILE = 32                 # ``g_tile``: the side of the square of output points a group computes
 ROW_ITEM_ELEMS = 8        # ``g_row``: elements per work item the group size aims at
 ROW_GROUP_MIN = 64        # ``g_row``: the smallest group
@@ -1051,9 +1054,10 @@ class _Lowerer:
         k = len(self.c.outer)
         zero = b.const(0)
         stride_v = b.const(step) if step_value is None else step_value
-        unroll = b.const(ITEM_POINTS)
+        points = ITEM_POINTS if len(self.plan.loads) <= UNROLL_LOADS_MAX else 1
+        unroll = b.const(points)
         for group_exprs in self.stages():
-            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, ITEM_POINTS)
+            accs = {i: b.acc(self.plan.exprs[i].arg, self.plan.exprs[i].dtype, points)
                     for i in group_exprs}
 
             def update(r: int, lane: int, group_exprs: list[int] = group_exprs,
@@ -1062,7 +1066,7 @@ class _Lowerer:
                 for i in group_exprs:
                     b.acc_update(accs[i], lane, self.value(self.plan.exprs[i].srcs[0], env2))
 
-            # ITEM_POINTS independent loads per step (more memory requests in flight), then
+            # ``points`` independent loads per step (more memory requests in flight), then
             # the remainder one by one
             chunk = b.idx(Op.MUL, stride_v, unroll)
             whole = self._nonneg(Op.IDIV, b.idx(Op.SUB, count, first), chunk)
