@@ -172,3 +172,65 @@ def test_elements_of_a_pending_array_compute_it_once(device: str) -> None:
     assert got == pytest.approx((np.diff(data) / data[:-1])[:20].tolist(), rel=1e-15)
     if _host_memory(device):
         assert _kernels() - before == 1
+
+
+def test_elements_of_full_arrays_are_their_value(device: str) -> None:
+    """An element of ``full``/``zeros``/``ones`` not yet computed is the fill value, with no
+    kernel on any device; a tridiagonal solve over such arrays (the Thomas algorithm) then
+    runs element by element without kernels where memory is the host's."""
+    c = xp.full(50, -1.0, device=device)
+    before = _kernels()
+    assert float(c[7]) == -1.0 and int(xp.zeros((3, 4), dtype=xp.int8, device=device)[1, 2]) == 0
+    assert _kernels() == before
+
+    def thomas(np_: object) -> object:
+        m = 40
+        a = np_.full(m, -1.0)                       # type: ignore[attr-defined]
+        b = np_.full(m, 2.0)                        # type: ignore[attr-defined]
+        d = np_.ones(m)                             # type: ignore[attr-defined]
+        cp, dp = np_.zeros(m), np_.zeros(m)         # type: ignore[attr-defined]
+        cp[0], dp[0] = a[0] / b[0], d[0] / b[0]
+        for i in range(1, m):
+            den = b[i] - a[i] * cp[i - 1]
+            cp[i] = a[i] / den
+            dp[i] = (d[i] - a[i] * dp[i - 1]) / den
+        x = np_.zeros(m)                            # type: ignore[attr-defined]
+        x[-1] = dp[-1]
+        for i in range(m - 2, -1, -1):
+            x[i] = dp[i] - cp[i] * x[i + 1]
+        return x
+
+    registry.set_default(device)
+    try:
+        thomas(xp)
+        before = _kernels()
+        got = thomas(xp)
+        assert_close(got, thomas(np), rtol=1e-12)
+        if _host_memory(device):
+            assert _kernels() - before <= 8       # (the fills; no kernel per element)
+    finally:
+        registry.set_default(None)
+
+
+def test_running_sums_in_place_stay_scalars(device: str) -> None:
+    """``mean += delta / k`` on 0-d values (Welford's update) gives NumPy's values, and the
+    array object is updated in place (another name for it sees the new value)."""
+    data = np.sin(np.arange(200) * 0.1)
+    x = xp.asarray(data, device=device)
+    mean, m2 = xp.asarray(0.0, device=device), xp.asarray(0.0, device=device)
+    alias = mean
+    for k in range(1, 201):
+        xk = x[k - 1]
+        delta = xk - mean
+        mean += delta / k
+        m2 += delta * (xk - mean)
+    assert alias is mean
+    assert float(mean) == pytest.approx(float(np.mean(data)), rel=1e-12)
+    assert float(m2) / 199 == pytest.approx(float(np.var(data, ddof=1)), rel=1e-10)
+    v = xp.asarray(np.arange(4.0), device=device)
+    row = v[1:]
+    v += 1.0                               # (a view shows it: the aliased path)
+    assert np.asarray(row).tolist() == [2.0, 3.0, 4.0]
+    i = xp.asarray(3, device=device)
+    with pytest.raises(TypeError):
+        i += 1.5                           # (int += float: NumPy's same-kind refusal)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 import zyxarray as xp
 from tests.helpers import assert_close
@@ -166,3 +167,31 @@ def test_explain_says_why_each_value_is_stored(device: str) -> None:
     kinds = {k.name: k.reason for k in xp.explain(xp.sum(m @ m.T, axis=0))}
     if "library:matmul" in kinds:           # (opencl: matmul is a generated kernel)
         assert kinds["library:matmul"] == "the result of the library op matmul"
+
+
+def test_kernels_stay_within_the_buffers_a_device_binds(device: str) -> None:
+    """A sum of many element views (each a load of its own) and of many distinct arrays:
+    on a device with a binding limit (Vulkan: 32 storage buffers per stage on lavapipe,
+    which crashed past it) the scheduler stores parts by kernels of their own."""
+    from zyxarray._devices import registry
+    x = np.sin(np.arange(200) * 0.1)
+    a = xp.asarray(x, device=device)
+    total = xp.asarray(0.0, device=device)
+    for k in range(70):
+        total = total + a[k] * 0.5
+    assert float(total) == pytest.approx(float(np.sum(x[:70] * 0.5)), rel=1e-12)
+    parts = [xp.asarray(x[i:i + 10], device=device) for i in range(50)]
+    acc = parts[0]
+    for p in parts[1:]:
+        acc = acc + p
+    np.testing.assert_allclose(np.asarray(acc), sum(x[i:i + 10] for i in range(50)),
+                               rtol=1e-12)
+    limit = registry.get(device).info.extra.get("max_loads")
+    if limit is not None:
+        from zyxarray._lazy import schedule
+        parts2 = [xp.asarray(x[i:i + 10], device=device) for i in range(50)]
+        acc2 = parts2[0]
+        for p in parts2[1:]:
+            acc2 = acc2 - p
+        plans = schedule.schedule([acc2._node])
+        assert all(len(p.loads) <= limit + 1 for p in plans if hasattr(p, "loads"))

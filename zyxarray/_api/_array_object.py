@@ -18,6 +18,7 @@ it. Arrays nobody took a view of carry no storage and pay nothing for this.
 from __future__ import annotations
 
 import builtins
+import operator
 import sys
 import warnings
 import weakref
@@ -539,6 +540,18 @@ class Array(_hot.Base):
         self._assign(result)
         return self
 
+    def _inplace_fast(self, name: str, other: Any, op: Any) -> Array:
+        """``a += b`` (``-=``, ``*=``, ``/=``) of an array nothing else shows: the operator's
+        result (``_hot.c``'s path for known scalars: a loop's running ``mean += delta / k``)
+        becomes its value where it keeps the shape and dtype; else ``_inplace``."""
+        if self._alias is None and isinstance(other, _OPERAND_TYPES):
+            result = op(self, other)
+            if result is not NotImplemented and result.shape == self.shape and \
+                    result.dtype == self.dtype:
+                self._node = result._node
+                return self
+        return self._inplace(name, other)
+
     def _assign(self, result: Array) -> None:
         """This array's whole value becomes ``result`` (of its shape and dtype): in place, as
         NumPy's ``a += b``, seen by every view of it."""
@@ -549,16 +562,16 @@ class Array(_hot.Base):
 
     _add = _operator("add")
     _radd = _operator("add", reflected=True)
-    def __iadd__(self, o: Any) -> Any: return self._inplace("add", o)
+    def __iadd__(self, o: Any) -> Any: return self._inplace_fast("add", o, operator.add)
     _sub = _operator("subtract")
     _rsub = _operator("subtract", reflected=True)
-    def __isub__(self, o: Any) -> Any: return self._inplace("subtract", o)
+    def __isub__(self, o: Any) -> Any: return self._inplace_fast("subtract", o, operator.sub)
     _mul = _operator("multiply")
     _rmul = _operator("multiply", reflected=True)
-    def __imul__(self, o: Any) -> Any: return self._inplace("multiply", o)
+    def __imul__(self, o: Any) -> Any: return self._inplace_fast("multiply", o, operator.mul)
     _truediv = _operator("divide")
     _rtruediv = _operator("divide", reflected=True)
-    def __itruediv__(self, o: Any) -> Any: return self._inplace("divide", o)
+    def __itruediv__(self, o: Any) -> Any: return self._inplace_fast("divide", o, operator.truediv)
     def __floordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o)
     def __rfloordiv__(self, o: Any) -> Any: return self._binop("floor_divide", o, True)
     def __ifloordiv__(self, o: Any) -> Any: return self._inplace("floor_divide", o)

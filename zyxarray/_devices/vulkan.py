@@ -404,8 +404,12 @@ class VulkanDevice(Device):
                 float_controls.append(("denorm_preserve", width))
             if signed:
                 float_controls.append(("signed_zero_inf_nan_preserve", width))
+        # a kernel binds its inputs, its output, a scratch buffer and maybe its arguments'
+        # buffer as storage buffers, within the per-stage limit (32 on lavapipe: a sum of
+        # 35 elements of one array crashed the driver, one binding per element view)
+        max_loads = int(limits.maxPerStageDescriptorStorageBuffers) - 4
         extra: dict[str, Any] = {"float_controls": float_controls,
-                                 "push_constants": push_bytes}
+                                 "push_constants": push_bytes, "max_loads": max_loads}
         subgroup = _fixed_subgroup(physical)
         if subgroup:
             extra["subgroup"] = subgroup

@@ -419,12 +419,17 @@ def host_element(node: Node, idx: tuple[int, ...] = ()) -> tuple[np.ndarray, int
 
 def element(node: Node, idx: tuple[int, ...] = ()) -> Node | None:
     """``node[idx]`` (see ``host_element``) read now as a CONST: NumPy's ``a[i]`` (a scalar,
-    a copy), with no kernel; None where the data is elsewhere."""
+    a copy), with no kernel; an element of one value broadcast (``full``) is that value, on
+    every device. None where the data is elsewhere."""
     at = host_element(node, idx)
-    if at is None:
+    if at is not None:
+        value = at[0][at[1]].item()
+    elif graph.is_constant(node):     # (``full``, ``zeros`` not yet computed: their value)
+        value = (node if node.op == "CONST" else node.srcs[0]).arg
+    else:
         return None
     n = _new_node(Node)
-    n.op, n.srcs, n.arg, n.buffer = "CONST", (), at[0][at[1]].item(), None
+    n.op, n.srcs, n.arg, n.buffer = "CONST", (), value, None
     n.dtype, n.shape, n.device, n.depth = node.dtype, (), node.device, 0
     n.key = _CONST_KEYS.get((node.dtype, node.device))
     if n.key is None:

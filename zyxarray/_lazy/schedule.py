@@ -89,6 +89,14 @@ class _Restart(Exception):
         self.domain, self.axes = domain, axes
 
 
+class _TooManyLoads(Exception):
+    """Inlining ``node`` took the kernel past the buffers its device can bind: it is stored
+    by a kernel of its own (built again) and loaded."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+
 # An elementwise value that one kernel reads through two different views (a stencil's
 # shifted neighbours, both halves of a roll) is inlined again under the second view only if
 # its first inlining added at most this many expressions; a costlier one is stored once by a
@@ -137,6 +145,9 @@ class _Builder:
         self.reduced = 0                    # expressions added inside fused reductions
         self.inlined: set[int] = set()      # nodes whose expressions this plan holds
         self.stored = 0     # weight of the expressions of nodes this walk stores after all
+        # the buffers a kernel may read on this device (Vulkan's per-stage storage-buffer
+        # limit, less the output's and the arguments'); None: no limit
+        self.max_loads = root.device.info.extra.get("max_loads")
 
     def add(self, e: Expr) -> int:
         idx = self.expr_index.get(e)
@@ -242,6 +253,9 @@ class _Builder:
             self.inlined.add(id(node))
             before, reduced, stored = len(plan.exprs), self.reduced, self.stored
             srcs = tuple(self.walk(s, st) for s in node.srcs)
+            if self.max_loads is not None and node is not self.root and \
+                    len(plan.loads) > self.max_loads:
+                raise _TooManyLoads(node)
             if node.op == "ALU":
                 out = self.add(Expr("ALU", node.dtype, srcs, node.arg))
             else:
@@ -323,20 +337,28 @@ def build_plan(node: Node, materialize: set[int], root: Node | None = None,
         domain, axes, full = root.shape, (), True
     if out_view is not None:
         domain, axes, full = root.shape, (), True
+    split: list[Node] = []         # nodes stored separately to keep within the device's buffers
     while True:
         plan = KernelPlan(node, tuple(domain), tuple(axes), full, out_view=out_view,
                           into=out_view is not None,
                           domain_fixed=root.op in ("REDUCE", "SCAN") or out_view is not None)
-        b = _Builder(plan, materialize, root)
+        b = _Builder(plan, materialize | {id(n) for n in split} if split else materialize,
+                     root)
         try:
             start = plan.out_st if out_view is None else (View.contiguous(domain),)
             plan.root = b.walk(root, start)
         except _Restart as r:
             domain, axes, full = r.domain, r.axes, False
             continue
+        except _TooManyLoads as t:
+            split.append(t.node)
+            continue
         plan.inlined = b.inlined
         plan.why = b.why
-        return plan, b.unfusable
+        for n in split:
+            plan.why.setdefault(id(n), f"the kernel would read more than {b.max_loads} "
+                                       f"buffers (the device binds no more)")
+        return plan, b.unfusable + split
 
 
 @dataclass
