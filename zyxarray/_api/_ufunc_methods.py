@@ -51,7 +51,8 @@ def install(namespace: dict[str, Any]) -> None:
     """Attach the methods to every function of ``namespace`` that NumPy has as a ufunc."""
     for fn in set(v for v in namespace.values() if callable(v) and hasattr(v, "__name__")):
         uf = _numpy_ufunc(fn.__name__)
-        if uf is None or uf.nout != 1 or uf.nin not in (1, 2) or isinstance(fn, type):
+        if uf is None or uf.nout != 1 or uf.nin not in (1, 2) or isinstance(fn, type) or \
+                uf.signature is not None:      # (matmul, vecdot: generalized ufuncs)
             continue
         name = fn.__name__
         fn.nin, fn.nout = uf.nin, 1
