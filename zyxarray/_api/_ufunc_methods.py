@@ -47,6 +47,8 @@ def _numpy_ufunc(name: str) -> Any:
     return fn if isinstance(fn, np.ufunc) else None
 
 
+# Note: NumPy's ufuncs are objects of type np.ufunc; zyxarray's functions stay functions with
+# the methods as attributes, so isinstance(xp.add, np.ufunc) is false.
 def install(namespace: dict[str, Any]) -> None:
     """Attach the methods to every function of ``namespace`` that NumPy has as a ufunc."""
     for fn in set(v for v in namespace.values() if callable(v) and hasattr(v, "__name__")):
@@ -180,6 +182,8 @@ def _same_type(a: Array, b: Any) -> Array | None:
     return values.astype(a.dtype)
 
 
+# Note: NumPy's add.at adds one value at a time; the values here are summed per element first,
+# so float results may round differently (integers are exact either way).
 def _scatter_add(a: Array, indices: Any, values: Array, negate: bool) -> None:
     """``a[indices] += values`` (``-=``) with repeated indices counted once each: the values
     summed per element of ``a`` (``bincount``'s scatter-add over flat positions)."""
