@@ -16,6 +16,7 @@ reads device data back (interp's searchsorted and take are library operations). 
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 import warnings
@@ -1025,7 +1026,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:
         zeros((a.shape[0], 0), dtype=base.dtype, device=a.device)
 
 
-def _window(name: str, M: int, terms: tuple[float, ...]) -> Array:
+def _window(M: int, terms: tuple[float, ...]) -> Array:
     """``sum_k terms[k] * cos(2 pi k n / (M - 1))`` with alternating signs, n = 0..M-1."""
     from .._devices import registry
     M = int(M)
@@ -1043,24 +1044,24 @@ def _window(name: str, M: int, terms: tuple[float, ...]) -> Array:
 
 def hanning(M: int) -> Array:
     """The Hann window of M points (0 at both ends)."""
-    return _window("hanning", M, (0.5, 0.5))
+    return _window(M, (0.5, 0.5))
 
 
 def hamming(M: int) -> Array:
     """The Hamming window of M points."""
-    return _window("hamming", M, (0.54, 0.46))
+    return _window(M, (0.54, 0.46))
 
 
 def blackman(M: int) -> Array:
     """The Blackman window of M points."""
-    return _window("blackman", M, (0.42, 0.5, 0.08))
+    return _window(M, (0.42, 0.5, 0.08))
 
 
 def bartlett(M: int) -> Array:
     """The triangular (Bartlett) window of M points."""
     M = int(M)
     if M < 2:
-        return _window("bartlett", M, ())
+        return _window(M, ())
     n = arange(M, dtype=dt.float64)
     half = (M - 1) / 2.0
     return ew.subtract(1.0, ew.abs(ew.divide(ew.subtract(n, half), half)))
@@ -1071,14 +1072,14 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Ar
     condition's winning; an extra function is the default where none holds. Every
     function is evaluated on all of ``x`` and selected (fused), not on ``x[cond]``."""
     a = as_array(x)
-    conds = [condlist] if (isinstance(condlist, Array) and condlist.ndim == a.ndim and \
-        condlist.dtype is dt.bool) or isinstance(condlist, (bool, np.bool_)) else \
-        list(condlist)
+    single = isinstance(condlist, (bool, np.bool_)) or (
+        isinstance(condlist, Array) and condlist.ndim == a.ndim and condlist.dtype is dt.bool)
+    conds = [condlist] if single else list(condlist)
     conds = [as_array(c, device=a.device) for c in conds]
     funcs = list(funclist)
     n = len(conds)
     if len(funcs) == n + 1:
-        none = ew.logical_not(_fold(ew.logical_or, conds)) if conds else \
+        none = ew.logical_not(functools.reduce(ew.logical_or, conds)) if conds else \
             asarray(True, device=a.device)
         conds.append(none)
     elif len(funcs) != n:
@@ -1089,13 +1090,6 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> Ar
         value = as_array(f(a, *args, **kw), device=a.device) if callable(f) else \
             asarray(f, dtype=a.dtype, device=a.device)
         out = where(c, _cast(value, a.dtype) if value.dtype is not a.dtype else value, out)
-    return out
-
-
-def _fold(fn: Any, items: list[Any]) -> Any:
-    out = items[0]
-    for item in items[1:]:
-        out = fn(out, item)
     return out
 
 
@@ -1120,9 +1114,9 @@ def real_if_close(a: Any, tol: float = 100) -> Array:
         return x
     eps = float(np.finfo(x.dtype.np).eps)
     limit = tol * eps if tol > 1 else tol
-    if builtins.bool(sf.max(ew.abs(ew.imag(x))) < limit) if x.size else True:
-        return ew.real(x)
-    return x
+    if x.size and not builtins.bool(sf.max(ew.abs(ew.imag(x))) < limit):
+        return x
+    return ew.real(x)
 
 
 def matvec(x1: Any, x2: Any, /) -> Array:

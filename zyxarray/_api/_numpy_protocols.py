@@ -145,9 +145,7 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple[Any, ...],
             return fn(x, **kwargs)
     if method == "outer" and len(inputs) == 2:
         fn = _lookup("numpy", name)
-        if fn is not None:
-            a, b = (as_array(x, device=device_for(*inputs)) for x in inputs)
-            result = fn(a.reshape(a.shape + (1,) * b.ndim), b)
-            return write_out(name, out[0] if out else None, result)
+        if fn is not None and hasattr(fn, "outer"):     # (_ufunc_methods)
+            return fn.outer(*inputs, out=out[0] if out else None)
     kwargs["out"] = out
     return _on_host(f"numpy.{name}.{method}", getattr(ufunc, method), inputs, kwargs)

@@ -29,6 +29,7 @@ import numpy as np
 from . import _dtypes as dt
 from ._array_object import Array
 from ._numpy_args import as_array, device_for, write_out
+from ._numpy_protocols import _to_host
 
 #: associative ufunc -> the namespace's reduction, and NumPy's identity (None: none)
 _REDUCE = {"add": ("sum", 0), "multiply": ("prod", 1), "maximum": ("max", None),
@@ -149,21 +150,11 @@ def _at(fn: Any, name: str, uf: Any) -> Any:
                 _scatter_add(a, indices, values, name == "subtract")
                 return
         host = np.array(a)       # (the fallback: NumPy's ufunc.at on a host copy)
-        args = (host, _host(indices)) + (() if b is None else (_host(b),))
+        args = (host, _to_host(indices)) + (() if b is None else (_to_host(b),))
         uf.at(*args)
         a[...] = as_array(host, device=a.device)
     at.__qualname__ = at.__name__ = f"{name}.at"
     return at
-
-
-def _host(obj: Any) -> Any:
-    if isinstance(obj, Array):
-        return np.asarray(obj)
-    if isinstance(obj, tuple):
-        return tuple(_host(o) for o in obj)
-    if isinstance(obj, list):
-        return [_host(o) for o in obj]
-    return obj
 
 
 def _same_type(a: Array, b: Any) -> Array | None:

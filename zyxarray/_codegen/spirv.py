@@ -541,9 +541,7 @@ class SpirvRenderer:
         deep). Its ptxas gets ``neg.s16`` wrong for -32768, and the compiler makes one of
         OpSNegate or of a subtraction from a constant zero (see ``cuda.CUDARenderer``)."""
         m = self.m
-        u32 = m.type(OpTypeInt, 32, 0)
-        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
-                                                     self.wg_var), 2)
+        z = self._group_z()
         narrow = m.value(OpUConvert, self.t(np.dtype(f"uint{8 * d.itemsize}")), z)
         return m.value(OpISub, t, m.value(OpBitcast, t, narrow), x)
 
@@ -555,13 +553,19 @@ class SpirvRenderer:
         ``0-0j`` when a conjugate followed); a subtraction it cannot see through keeps it."""
         return self.m.value(OpFSub, t, self.opaque_zero(t, d, negative=True), x)
 
+    def _group_z(self) -> int:
+        """The work-group id's z component (uint32): 0, as every dispatch is one group deep,
+        and a value the compilers cannot see."""
+        m = self.m
+        u32 = m.type(OpTypeInt, 32, 0)
+        return m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
+                                                        self.wg_var), 2)
+
     def opaque_int64_zero(self, t: int) -> int:
         """An int64 zero that compilers cannot fold (as ``opaque_zero``)."""
         m = self.m
-        u32 = m.type(OpTypeInt, 32, 0)
-        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
-                                                     self.wg_var), 2)
-        return m.value(OpBitcast, t, m.value(OpUConvert, m.type(OpTypeInt, 64, 0), z))
+        return m.value(OpBitcast, t, m.value(OpUConvert, m.type(OpTypeInt, 64, 0),
+                                             self._group_z()))
 
     def opaque_zero(self, t: int, d: np.dtype, negative: bool = False) -> int:
         """A float32 or float64 zero (``-0.0`` if ``negative``) that compilers cannot fold:
@@ -571,8 +575,7 @@ class SpirvRenderer:
         proven false, cast to float, plus -0.0 gave -0.0."""
         m = self.m
         u32 = m.type(OpTypeInt, 32, 0)
-        z = m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
-                                                     self.wg_var), 2)
+        z = self._group_z()
         if d.itemsize == 8:
             u64 = m.type(OpTypeInt, 64, 0)
             bits = m.value(OpUConvert, u64, z)
