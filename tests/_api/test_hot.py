@@ -247,8 +247,80 @@ def test_without_the_c_path_everything_still_works() -> None:
             "    w[i] = w[i - 1] * 0.5 + 1\n"
             "assert np.asarray(a).tolist() == w.tolist()\n"
             "assert bool(a[3] > 1) and int(a[1]) == 1 and -a[1] == -1.0\n"
-            "assert (a == a).all() and hash is not None\n")
+            "assert (a == a).all() and hash is not None\n"
+            "b = xp.reshape(xp.arange(12.0), (3, 4))\n"
+            "assert [float(r.sum()) for r in b] == [6.0, 22.0, 38.0]\n"
+            "assert float(b[1].mean()) == 5.5 and float(xp.sum(b[2])) == 38.0\n")
     env = {**os.environ, "ZYXARRAY_HOT": "0"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+REDUCE_DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float32", "float64"]
+
+
+@pytest.mark.parametrize("where", ["cpu", "reference"])
+@pytest.mark.parametrize("dtype", REDUCE_DTYPES)
+def test_small_reductions_now_are_the_kernels_to_the_bit(dtype: str, where: str,
+                                                         both: object) -> None:
+    rng = np.random.default_rng(7)
+    special = {"float32": [-0.0, 1e-45, 3e38, 3e38], "float64": [-0.0, 5e-324, 1e308, 1e308]}
+    for n in (1, 3, 4, 15, 16, 17, 33, 100, 1000):
+        values = rng.standard_normal(n) * 1e3
+        host = values.astype(dtype) if dtype != "bool" else values > 0
+        if dtype in special and n >= 4:
+            host[:4] = special[dtype]
+        flat = _realized(host.tolist(), dtype, where)
+        grid = _realized(np.stack([host, host[::-1]]).tolist(), dtype, where)
+        cases = (lambda f, g: f.sum(), lambda f, g: f.mean(), lambda f, g: xp.sum(f),
+                 lambda f, g: xp.mean(f), lambda f, g: g[1].sum(), lambda f, g: g.sum(),
+                 lambda f, g: g.T.sum(), lambda f, g: g[:, ::-1][0].mean(),
+                 lambda f, g: [float(r.sum()) for r in g])
+        for fn in cases:
+            fast, slow = both(lambda fn=fn, f=flat, g=grid: _outcome(lambda: fn(f, g)))
+            assert fast == slow, (n, fast, slow)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = host.sum()
+            assert np.isclose(float(flat.sum()), float(want), rtol=1e-5, equal_nan=True)
+
+
+@needs_core
+def test_row_loops_reduce_without_kernels_and_make_no_nodes_until_asked() -> None:
+    a = _realized(np.arange(800.0).reshape(100, 8).tolist(), "float64")
+    float(a[0].sum())
+    before = realize.stats["kernels"]
+    totals = [float(row.sum()) for row in a]
+    means = [float(xp.mean(a[i])) for i in range(100)]
+    assert realize.stats["kernels"] == before
+    assert totals == np.arange(800.0).reshape(100, 8).sum(axis=1).tolist()
+    assert means == np.arange(800.0).reshape(100, 8).mean(axis=1).tolist()
+    row = a[3]
+    assert row._node.shape == (8,) and row.device == a.device    # (its node: made now)
+    i = _realized([2], "int64")[0]      # (a known int as the index)
+    assert float(a[-1][-1]) == 799.0 and float(a[i][1]) == 17.0
+
+
+def test_rows_alias_as_numpys_views_whenever_they_are_looked_at() -> None:
+    base = np.arange(24.0).reshape(4, 6)
+    a = _realized(base.tolist(), "float64")
+    rows = list(a)                      # pending rows: no node yet
+    a[1, 2] = 100.0                     # a write to the base after the rows were made
+    base[1, 2] = 100.0
+    assert float(rows[1].sum()) == base[1].sum() and float(rows[1][2]) == 100.0
+    a += 1.0                            # in place: every row sees it
+    base += 1.0
+    assert [float(r.sum()) for r in rows] == base.sum(axis=1).tolist()
+    rows[2][0] = -5.0                   # a write through a row reaches the base
+    base[2, 0] = -5.0
+    assert np.asarray(a).tolist() == base.tolist()
+    rows[3][:] = 0.0
+    base[3, :] = 0.0
+    assert float(a.sum()) == base.sum() and float(rows[3].sum()) == 0.0
+    cube = _realized(np.arange(24).reshape(2, 3, 4).tolist(), "int32")
+    inner = cube[1][2]                  # a row of a row
+    cube[1, 2, 3] = 50
+    assert np.asarray(inner).tolist() == [20, 21, 22, 50] and int(inner.sum()) == 113
+    t = _realized(base.tolist(), "float64").T      # rows of a transposed view
+    assert [float(r.sum()) for r in t] == base.sum(axis=0).tolist()

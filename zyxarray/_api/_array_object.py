@@ -289,6 +289,25 @@ class Array(_hot.Base):
         storage.add(out)
         return out
 
+    @staticmethod
+    def _resolve_row(row: Array, alias: tuple, node0: g.Node, base: g.Node, i: int) -> None:
+        """Make ``row``, a pending row that ``_hot.c`` made as ``base[i]`` of an array with
+        ``alias`` while its storage held ``node0``, the storage member that ``Array._view``
+        would have made then; its node shows the storage's value now (NumPy's view shows
+        the writes made since)."""
+        storage, within, writeable = alias
+        probe = g.probe(base.shape, base.dtype, base.device)
+        st = g.index_first(probe, i).arg
+        if within is not None:
+            st = compose(st, within)
+        if len(st) != 1 or st[0].mask is not None:     # (not one window: a copy, as _view)
+            row._node = g.index_first(base, i)
+            row._alias = None
+            return
+        row._node = g.view_of(storage.node, st, st[0].shape)
+        row._alias = (storage, st, writeable)
+        storage.add(row)
+
     def _storage(self) -> _Storage:
         """The storage this array shares with its views (made on first use)."""
         alias = self._alias
@@ -406,7 +425,7 @@ class Array(_hot.Base):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         realize(self._node)
-        return (self[i] for i in range(self.shape[0]))
+        return _hot.rows(self)      # (``self[0]``, ``self[1]``, ...: in C, pending rows)
 
     def __repr__(self) -> str:
         """As NumPy prints it (``array([1., 2.])``, ``dtype=`` where NumPy shows it), with
@@ -639,7 +658,8 @@ class Array(_hot.Base):
     # Each is NumPy's function of the same name applied to this array (NumPy defines its
     # methods that way), with NumPy's parameters in NumPy's order, so NumPy's own functions
     # and code written for NumPy work on zyxarray arrays; ``out=`` writes in place.
-    def sum(self, *args: Any, **kwargs: Any) -> Array:
+    # (``sum`` and ``mean`` are _hot's: a small window's now, else these)
+    def _sum(self, *args: Any, **kwargs: Any) -> Array:
         node = self._node
         if not args and not kwargs and node.dtype.kind == "f" and node.shape and \
                 not g.is_constant(node):
@@ -652,7 +672,7 @@ class Array(_hot.Base):
     def prod(self, *args: Any, **kwargs: Any) -> Array:
         return _ns().prod(self, *args, **kwargs)
 
-    def mean(self, *args: Any, **kwargs: Any) -> Array:
+    def _mean(self, *args: Any, **kwargs: Any) -> Array:
         return _ns().mean(self, *args, **kwargs)
 
     def var(self, *args: Any, **kwargs: Any) -> Array:

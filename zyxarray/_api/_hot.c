@@ -8,6 +8,9 @@
  *   a[i] = v               an element stored in host memory the array alone owns
  *   x + y, x - y, x * y, x / y, comparisons, -x   on known scalars: computed now
  *   float(x), int(x), bool(x), operator.index(x)  of a known scalar: no read
+ *   a[i] of an array of 2 or more dimensions   a *pending row*: a view made without a node
+ *   for row in a           the same, row by row (`rows`)
+ *   a.sum(), a.mean()      of a small window: computed now, in the loop kernels' order
  *
  * A *known scalar* is a 0-d array whose value is known on the host: a CONST node, or an
  * element this file read. It is made without a graph node; `_node` builds one (a CONST, by
@@ -15,6 +18,13 @@
  * host memory (address, dtype, shape, byte strides), learnt from `host_window` and trusted
  * until the array's node changes (the `_node` setter forgets it) or anything writes into an
  * existing buffer by a kernel (`bump`, called by realize and write_region, moves the epoch).
+ *
+ * A *pending row* holds where its elements are (its window, from its base's) and what it
+ * was made from (`pend`: the base's alias, the storage's node then, the base's node, the
+ * index). Its window is trusted while the storage still holds that node and the epoch has
+ * not moved; the first time Python asks for its `_node` or `_alias` (or the window is no
+ * longer trusted), `resolve_row` makes it the storage member `a[i]` would have made, from
+ * the storage's value now: what NumPy's view shows after any write made since.
  *
  * Every other case, and every case that would need an error, calls the Python method of the
  * same name with a leading underscore (`Array._getitem`, `Array._add`, ...): the slow path
@@ -32,6 +42,8 @@ enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F6
 enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
 #define MAXDIM 8
+#define MAXLANES 64
+#define REDUCE_NOW_MAX 16384     /* larger windows reduce in a (multithreaded) kernel */
 
 typedef union { double f; int64_t i; uint64_t u; } Value;
 
@@ -43,8 +55,10 @@ typedef struct {
     int sc;                 /* SC_*: is this a known scalar? (a node's kind never changes) */
     int code;               /* the known scalar's dtype (C_*) */
     Value value;
+    PyObject *pend;         /* a pending row: (alias, storage node, base node, index) */
     uint64_t win_epoch;     /* the epoch the window was learnt at; 0: never */
     int win_ok, win_direct, win_code, win_ndim;
+    int win_lanes;          /* the device's loop-kernel reduction lanes (0: no reduce_now) */
     char *win_ptr;
     Py_ssize_t win_shape[MAXDIM], win_strides[MAXDIM];
 } Core;
@@ -54,10 +68,11 @@ static PyTypeObject *ArrayType;             /* zyxarray.Array, the one subclass 
 static uint64_t epoch = 1;
 static int enabled = 1;
 /* Python callables given to `install` */
-static PyObject *make_const, *host_window, *dtype_codes;
+static PyObject *make_const, *host_window, *dtype_codes, *resolve_row, *slow_storage,
+                *slow_sum, *slow_mean;
 static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
                 *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
-static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST;
+static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST, *s_node;
 /* graph.Node's slots, read at their offsets (the attribute lookup costs more than the rest
  * of a scalar operation): op, shape, dtype, arg, device */
 static PyTypeObject *NodeType;
@@ -259,8 +274,37 @@ static int compare(int op, int code, Value x, Value y) {
 
 /* -- windows -------------------------------------------------------------------------------- */
 
+/* Make a pending row the storage member it stands for (`resolve_row`); 0, or -1 with an
+ * error set. */
+static int resolve(Core *self) {
+    PyObject *p = self->pend;
+    if (p == NULL) return 0;
+    self->pend = NULL;
+    PyObject *args[5] = {(PyObject *)self, PyTuple_GET_ITEM(p, 0), PyTuple_GET_ITEM(p, 1),
+                         PyTuple_GET_ITEM(p, 2), PyTuple_GET_ITEM(p, 3)};
+    PyObject *r = PyObject_Vectorcall(resolve_row, args, 5, NULL);
+    Py_DECREF(p);
+    if (r == NULL) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* Does the storage of a pending row still hold the node its window was taken from? */
+static int pend_current(Core *self) {
+    PyObject *storage = PyTuple_GET_ITEM(PyTuple_GET_ITEM(self->pend, 0), 0);
+    PyObject *now = PyObject_GetAttr(storage, s_node);
+    if (now == NULL) { PyErr_Clear(); return 0; }
+    int same = now == PyTuple_GET_ITEM(self->pend, 1);
+    Py_DECREF(now);
+    return same;
+}
+
 /* 1 if the array's elements are in host memory at a known window, 0 if not (or not now). */
 static int window(Core *self) {
+    if (self->pend != NULL) {
+        if (self->win_epoch == epoch && pend_current(self)) return self->win_ok;
+        if (resolve(self) < 0) { PyErr_Clear(); return 0; }
+    }
     if (self->win_epoch == epoch) return self->win_ok;
     PyObject *node = self->node;
     if (node == NULL || host_window == NULL) return 0;
@@ -278,6 +322,7 @@ static int window(Core *self) {
             PyObject *code = PyDict_GetItemWithError(dtype_codes, PyTuple_GET_ITEM(r, 1));
             self->win_code = code ? (int)PyLong_AsLong(code) : -1;
             self->win_direct = PyObject_IsTrue(PyTuple_GET_ITEM(r, 4));
+            self->win_lanes = (int)PyLong_AsLong(PyTuple_GET_ITEM(r, 6));
             self->win_ndim = (int)n;
             for (Py_ssize_t k = 0; k < n && k < MAXDIM; k++) {
                 self->win_shape[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
@@ -386,13 +431,199 @@ static int int_key(PyObject *key) {
     return 1;
 }
 
+/* `self[key]` for an index on the first axis of a window of 2 or more dimensions: a pending
+ * row (see the top of this file); NULL with no error set when the slow path must make it. */
+static PyObject *row_view(Core *self, PyObject *key) {
+    Py_ssize_t i, s = self->win_shape[0];
+    if (PyTuple_CheckExact(key) || !index_of(key, &i)) return NULL;
+    if (i < 0) i += s;
+    if (i < 0 || i >= s) return NULL;
+    if (self->node == NULL && (resolve(self) < 0 || !window(self) || self->win_ndim < 2))
+        return NULL;    /* (a pending row of a pending row: the first made a member now) */
+    if (self->alias == Py_None) {       /* the base shares its memory from now on */
+        PyObject *r = PyObject_CallOneArg(slow_storage, (PyObject *)self);
+        if (r == NULL) return NULL;
+        Py_DECREF(r);
+        if (self->win_epoch != epoch || !self->win_ok) return NULL;
+    }
+    PyObject *alias = self->alias;
+    if (alias == NULL || !PyTuple_CheckExact(alias) || PyTuple_GET_SIZE(alias) != 3)
+        return NULL;
+    PyObject *node0 = PyObject_GetAttr(PyTuple_GET_ITEM(alias, 0), s_node);
+    if (node0 == NULL) return NULL;
+    PyObject *index = PyLong_FromSsize_t(i);
+    PyObject *pend = index ? PyTuple_Pack(4, alias, node0, self->node, index) : NULL;
+    Py_DECREF(node0);
+    Py_XDECREF(index);
+    if (pend == NULL) return NULL;
+    Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
+    if (o == NULL) { Py_DECREF(pend); return NULL; }
+    o->pend = pend;
+    o->sc = SC_NONE;
+    Py_INCREF(self->device);
+    o->device = self->device;
+    o->win_epoch = epoch;
+    o->win_ok = 1;
+    o->win_direct = 0;
+    o->win_code = self->win_code;
+    o->win_lanes = self->win_lanes;
+    o->win_ndim = self->win_ndim - 1;
+    o->win_ptr = self->win_ptr + i * self->win_strides[0];
+    for (int k = 1; k < self->win_ndim; k++) {
+        o->win_shape[k - 1] = self->win_shape[k];
+        o->win_strides[k - 1] = self->win_strides[k];
+    }
+    return (PyObject *)o;
+}
+
 static PyObject *Core_getitem(Core *self, PyObject *key) {
     if (enabled && int_key(key) && window(self)) {
-        char *p = element(self, key);
-        if (p != NULL) return new_scalar(self->win_code, load(self->win_code, p), self->device);
+        if (self->win_ndim >= 2) {
+            PyObject *r = row_view(self, key);
+            if (r != NULL || PyErr_Occurred()) return r;
+        } else {
+            char *p = element(self, key);
+            if (p != NULL)
+                return new_scalar(self->win_code, load(self->win_code, p), self->device);
+        }
     }
     return call2(slow_getitem, (PyObject *)self, key);
 }
+
+/* -- reductions now ------------------------------------------------------------------------- */
+
+/* The sum (or mean) of a small window's elements as a known scalar, added in the order of
+ * the device's loop kernels (`lower.py`'s "row" strategy: `lanes` accumulators from 0, lane
+ * k taking elements k, k + lanes, ...; the tail into lane 0; the lanes added in order), so
+ * the value is the kernel's to the bit; integers add exactly (wrapping) in 64 bits. NULL with
+ * no error set when a kernel must do it: no window, too large, empty, a layout other than
+ * 1-D or C-contiguous, a dtype of another kind. */
+static PyObject *reduce_now(Core *self, int mean) {
+    if (!enabled || !window(self) || self->win_lanes <= 0 || self->win_lanes > MAXLANES ||
+            self->win_ndim == 0)
+        return NULL;
+    int nd = self->win_ndim, code = self->win_code, lanes = self->win_lanes;
+    static const int sizes[C_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+    Py_ssize_t n = 1, step = self->win_strides[nd - 1];
+    for (int k = 0; k < nd; k++) n *= self->win_shape[k];
+    if (n == 0 || n > REDUCE_NOW_MAX) return NULL;
+    if (nd > 1) {
+        Py_ssize_t expected = sizes[code];
+        for (int k = nd - 1; k >= 0; k--) {
+            if (self->win_shape[k] != 1 && self->win_strides[k] != expected) return NULL;
+            expected *= self->win_shape[k];
+        }
+        step = sizes[code];
+    }
+    const char *p = self->win_ptr;
+    Value r;
+    if (code == C_F32) {
+        float acc[MAXLANES], t;
+        for (int l = 0; l < lanes; l++) acc[l] = 0.0f;
+        Py_ssize_t full = n / lanes, i = 0;
+        for (Py_ssize_t c = 0; c < full; c++)
+            for (int l = 0; l < lanes; l++, i++) {
+                memcpy(&t, p + i * step, 4);
+                acc[l] = acc[l] + t;
+            }
+        for (; i < n; i++) { memcpy(&t, p + i * step, 4); acc[0] = acc[0] + t; }
+        float total = acc[0];
+        for (int l = 1; l < lanes; l++) total = total + acc[l];
+        if (mean) total = total / (float)n;
+        r.f = total;
+        return new_scalar(C_F32, r, self->device);
+    }
+    if (code == C_F64 || mean) {
+        double acc[MAXLANES];
+        for (int l = 0; l < lanes; l++) acc[l] = 0.0;
+        Py_ssize_t full = n / lanes, i = 0;
+        for (Py_ssize_t c = 0; c < full; c++)
+            for (int l = 0; l < lanes; l++, i++) {
+                Value v = load(code, p + i * step);
+                acc[l] = acc[l] + (code == C_F64 ? v.f : is_unsigned(code) ? (double)v.u
+                                                                            : (double)v.i);
+            }
+        for (; i < n; i++) {
+            Value v = load(code, p + i * step);
+            acc[0] = acc[0] + (code == C_F64 ? v.f : is_unsigned(code) ? (double)v.u
+                                                                        : (double)v.i);
+        }
+        double total = acc[0];
+        for (int l = 1; l < lanes; l++) total = total + acc[l];
+        if (mean) total = total / (double)n;
+        r.f = total;
+        return new_scalar(C_F64, r, self->device);
+    }
+    uint64_t total = 0;         /* (bools count; signed and unsigned wrap alike) */
+    for (Py_ssize_t i = 0; i < n; i++) total += load(code, p + i * step).u;
+    r.u = total;
+    return new_scalar(is_unsigned(code) ? C_U64 : C_I64, r, self->device);
+}
+
+/* `self.sum(...)` / `self.mean(...)`: `reduce_now` without arguments, else the method. */
+static PyObject *method_or_slow(PyObject *slow, Core *self, int mean, PyObject *const *args,
+                                Py_ssize_t nargsf, PyObject *kwnames) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs == 0 && nkw == 0) {
+        PyObject *r = reduce_now(self, mean);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
+    PyObject *stack[16];
+    PyObject **all = nargs + nkw + 1 <= 16 ? stack
+                     : PyMem_Malloc((nargs + nkw + 1) * sizeof(PyObject *));
+    if (all == NULL) return PyErr_NoMemory();
+    all[0] = (PyObject *)self;
+    for (Py_ssize_t k = 0; k < nargs + nkw; k++) all[k + 1] = args[k];
+    PyObject *r = PyObject_Vectorcall(slow, all, nargs + 1, kwnames);
+    if (all != stack) PyMem_Free(all);
+    return r;
+}
+
+static PyObject *Core_sum(Core *self, PyObject *const *args, Py_ssize_t nargsf,
+                          PyObject *kwnames) {
+    return method_or_slow(slow_sum, self, 0, args, nargsf, kwnames);
+}
+
+static PyObject *Core_mean(Core *self, PyObject *const *args, Py_ssize_t nargsf,
+                           PyObject *kwnames) {
+    return method_or_slow(slow_mean, self, 1, args, nargsf, kwnames);
+}
+
+/* -- iteration over the first axis ---------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *array;
+    Py_ssize_t i, n;
+} Rows;
+
+static PyTypeObject RowsType;
+
+static PyObject *Rows_next(Rows *self) {
+    if (self->i >= self->n) return NULL;
+    PyObject *key = PyLong_FromSsize_t(self->i++);
+    if (key == NULL) return NULL;
+    PyObject *r = PyObject_GetItem(self->array, key);
+    Py_DECREF(key);
+    return r;
+}
+
+static void Rows_dealloc(Rows *self) {
+    Py_XDECREF(self->array);
+    PyObject_Free(self);
+}
+
+static PyTypeObject RowsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zyxarray._hot.Rows",
+    .tp_doc = "for row in a: a[0], a[1], ... (see _hot.c)",
+    .tp_basicsize = sizeof(Rows),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Rows_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Rows_next,
+};
 
 static int Core_setitem(Core *self, PyObject *key, PyObject *value) {
     if (value == NULL) {
@@ -506,6 +737,7 @@ static int Core_bool(PyObject *a) {
 /* -- the type ------------------------------------------------------------------------------- */
 
 static PyObject *Core_get_node(Core *self, void *closure) {
+    if (self->node == NULL && self->pend != NULL && resolve(self) < 0) return NULL;
     if (self->node == NULL) {
         if (self->sc != SC_KNOWN) {
             PyErr_SetString(PyExc_AttributeError, "_node");
@@ -530,6 +762,7 @@ static int Core_set_node(Core *self, PyObject *value, void *closure) {
     PyObject *old = self->node;
     Py_XINCREF(value);
     self->node = value;
+    Py_CLEAR(self->pend);
     self->sc = SC_UNKNOWN;
     self->win_epoch = 0;
     Py_CLEAR(self->device);
@@ -537,15 +770,36 @@ static int Core_set_node(Core *self, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *Core_get_alias(Core *self, void *closure) {
+    if (self->alias == NULL && self->pend != NULL && resolve(self) < 0) return NULL;
+    if (self->alias == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_alias");
+        return NULL;
+    }
+    Py_INCREF(self->alias);
+    return self->alias;
+}
+
+static int Core_set_alias(Core *self, PyObject *value, void *closure) {
+    Py_XINCREF(value);
+    Py_XSETREF(self->alias, value);
+    return 0;
+}
+
 static PyGetSetDef Core_getset[] = {
     {"_node", (getter)Core_get_node, (setter)Core_set_node,
-     "the array's graph node (made for a known scalar when first asked for)", NULL},
+     "the array's graph node (made for a known scalar or a pending row when first asked for)",
+     NULL},
+    {"_alias", (getter)Core_get_alias, (setter)Core_set_alias,
+     "(storage, view, writeable) shared with views, or None", NULL},
     {NULL}
 };
 
-static PyMemberDef Core_members[] = {
-    {"_alias", T_OBJECT_EX, offsetof(Core, alias), 0,
-     "(storage, view, writeable) shared with views, or None"},
+static PyMethodDef Core_methods[] = {
+    {"sum", (PyCFunction)(void (*)(void))Core_sum, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.sum(self, ...): a small window's now, else Array._sum"},
+    {"mean", (PyCFunction)(void (*)(void))Core_mean, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.mean(self, ...): a small window's now, else Array._mean"},
     {NULL}
 };
 
@@ -553,6 +807,7 @@ static int Core_traverse(Core *self, visitproc visit, void *arg) {
     Py_VISIT(self->node);
     Py_VISIT(self->alias);
     Py_VISIT(self->device);
+    Py_VISIT(self->pend);
     return 0;
 }
 
@@ -560,6 +815,7 @@ static int Core_clear(Core *self) {
     Py_CLEAR(self->node);
     Py_CLEAR(self->alias);
     Py_CLEAR(self->device);
+    Py_CLEAR(self->pend);
     return 0;
 }
 
@@ -600,7 +856,7 @@ static PyTypeObject CoreType = {
     .tp_richcompare = Core_richcompare,
     .tp_hash = PyObject_HashNotImplemented,
     .tp_getset = Core_getset,
-    .tp_members = Core_members,
+    .tp_methods = Core_methods,
 };
 
 /* -- module functions ----------------------------------------------------------------------- */
@@ -626,7 +882,9 @@ static PyObject *install(PyObject *mod, PyObject *args) {
             !(dtype_codes = get(d, "dtype_codes")) || !(slow_getitem = get(d, "_getitem")) ||
             !(slow_setitem = get(d, "_setitem")) || !(slow_float = get(d, "_float")) ||
             !(slow_int = get(d, "_int")) || !(slow_bool = get(d, "_bool")) ||
-            !(slow_index = get(d, "_index")) || !(slow_neg = get(d, "_neg")))
+            !(slow_index = get(d, "_index")) || !(slow_neg = get(d, "_neg")) ||
+            !(resolve_row = get(d, "resolve_row")) || !(slow_storage = get(d, "_storage")) ||
+            !(slow_sum = get(d, "_sum")) || !(slow_mean = get(d, "_mean")))
         return NULL;
     for (int k = 0; k < 6; k++)
         if (!(slow_compare[k] = get(d, cmp[k]))) return NULL;
@@ -655,6 +913,27 @@ static PyObject *install(PyObject *mod, PyObject *args) {
     ArrayType = (PyTypeObject *)cls;
     Py_RETURN_NONE;
 }
+
+static PyObject *rows(PyObject *mod, PyObject *array) {
+    Rows *it = PyObject_New(Rows, &RowsType);
+    if (it == NULL) return NULL;
+    Py_INCREF(array);
+    it->array = array;
+    it->i = 0;
+    it->n = PyObject_Length(array);
+    if (it->n < 0) { Py_DECREF(it); return NULL; }
+    return (PyObject *)it;
+}
+
+static PyObject *quick(PyObject *array, int mean) {
+    if (Py_TYPE(array) != ArrayType) Py_RETURN_NONE;
+    PyObject *r = reduce_now((Core *)array, mean);
+    if (r != NULL || PyErr_Occurred()) return r;
+    Py_RETURN_NONE;
+}
+
+static PyObject *quick_sum(PyObject *mod, PyObject *array) { return quick(array, 0); }
+static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array, 1); }
 
 static PyObject *bump(PyObject *mod, PyObject *unused) {
     epoch++;
@@ -724,6 +1003,10 @@ static PyMethodDef module_methods[] = {
      "launch(kernel, flag, buffers, ints, floats): call a cpu kernel by address."},
     {"install", install, METH_VARARGS,
      "install(Array, callables): the class and the Python slow paths (see _hot.py)"},
+    {"rows", rows, METH_O, "rows(array): an iterator over array[0], array[1], ..."},
+    {"quick_sum", quick_sum, METH_O,
+     "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
+    {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
     {"bump", bump, METH_NOARGS,
      "A kernel may write into existing buffers: forget every array's window."},
     {"set_enabled", set_enabled, METH_O,
@@ -738,7 +1021,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__hotcore(void) {
     CoreType.tp_new = PyBaseObject_Type.tp_new;    /* (object.__new__(Array) stays valid) */
-    if (PyType_Ready(&CoreType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&RowsType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     s_op = PyUnicode_InternFromString("op");
@@ -747,6 +1030,7 @@ PyMODINIT_FUNC PyInit__hotcore(void) {
     s_arg = PyUnicode_InternFromString("arg");
     s_device = PyUnicode_InternFromString("device");
     s_CONST = PyUnicode_InternFromString("CONST");
+    s_node = PyUnicode_InternFromString("node");
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) return NULL;
     return m;

@@ -1,5 +1,7 @@
-"""The hot path of ``Array`` in C (``_hot.c``): element reads and writes in host memory and
-arithmetic on known scalars, at NumPy's speed, for Python loops over small arrays.
+"""The hot path of ``Array`` in C (``_hot.c``): element reads and writes in host memory,
+arithmetic on known scalars, rows made without a graph node (``a[i]``, ``for row in a``) and
+sums and means of small windows computed now, at NumPy's speed, for Python loops over small
+arrays.
 
 ``Base`` is the class ``Array`` derives from: the C type ``Core`` when this machine's C
 compiler (the cpu device's, ``ZYXARRAY_CC``) can build ``_hot.c`` against this Python's
@@ -40,7 +42,8 @@ SLOTS = {"__getitem__": "_getitem", "__setitem__": "_setitem", "__float__": "_fl
          "__lt__": "_lt", "__le__": "_le", "__eq__": "_eq", "__ne__": "_ne", "__gt__": "_gt",
          "__ge__": "_ge", "__add__": "_add", "__radd__": "_radd", "__sub__": "_sub",
          "__rsub__": "_rsub", "__mul__": "_mul", "__rmul__": "_rmul",
-         "__truediv__": "_truediv", "__rtruediv__": "_rtruediv"}
+         "__truediv__": "_truediv", "__rtruediv__": "_rtruediv", "sum": "_sum",
+         "mean": "_mean"}
 
 
 class PyBase:
@@ -135,11 +138,30 @@ def install(cls: type) -> None:
     callables = {method: getattr(cls, method) for method in SLOTS.values()}
     from .._lazy.graph import Node
     callables.update(make_const=make_const, host_window=realize.host_window,
-                     dtype_codes=CODES, node_type=Node)
+                     dtype_codes=CODES, node_type=Node, _storage=cls._storage,
+                     resolve_row=cls._resolve_row)
     core.install(cls, callables)
     realize.on_write = core.bump
     from .._devices import cpu
     cpu.launcher = core.launch
+
+
+def rows(array: Any) -> Any:
+    """An iterator over ``array[0], array[1], ...`` (in C: each row a pending row)."""
+    if core is None:
+        return (array[i] for i in range(len(array)))
+    return core.rows(array)
+
+
+def quick_sum(array: Any) -> Any:
+    """``sum(array)`` of a small array in host memory, computed now in the loop kernels'
+    order (a known scalar); None where a kernel computes it."""
+    return None if core is None else core.quick_sum(array)
+
+
+def quick_mean(array: Any) -> Any:
+    """As ``quick_sum``, the mean (of the elements in the default float if integers)."""
+    return None if core is None else core.quick_mean(array)
 
 
 def set_enabled(flag: bool) -> bool:

@@ -18,6 +18,7 @@ from .._codegen.ir import Op, identity
 from .._devices import library
 from .._lazy import graph as g
 from . import _dtypes as dt
+from . import _hot
 from ._array_object import Array
 from ._elementwise_functions import (
     broadcast_node,
@@ -114,6 +115,11 @@ def sum(x: Any, /, axis: Any = None, dtype: Any = None, out: Any = None,
         keepdims: bool = False, initial: Any = None, where: Any = True) -> Array:
     """Sum of the elements over ``axis`` (all axes if None); small integers accumulate in
     int64/uint64 as in NumPy; ``initial`` is added; ``where`` masks elements out."""
+    if axis is None and dtype is None and out is None and keepdims is False and \
+            initial is None and where is True:
+        r = _hot.quick_sum(x)       # (a small array in host memory: now, in a loop)
+        if r is not None:
+            return r
     return _sum_like("sum", x, Op.ADD, axis, dtype, out, keepdims, initial, where)
 
 
@@ -181,6 +187,11 @@ def mean(x: Any, /, axis: Any = None, dtype: Any = None, out: Any = None,
          keepdims: bool = False, *, where: Any = True) -> Array:
     """Arithmetic mean over ``axis`` (NaN for an empty reduction); ``where`` averages only
     the elements it selects."""
+    if axis is None and dtype is None and out is None and keepdims is False and \
+            where is True:
+        r = _hot.quick_mean(x)      # (a small array in host memory: now, in a loop)
+        if r is not None:
+            return r
     x = _input("mean", x)
     src = _float_input("mean", x, dtype)
     mask = reduction_mask("mean", x, where)
