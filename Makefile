@@ -6,7 +6,8 @@ PYTHON ?= python
 help:
 	@echo "make install    install zyxarray with its test extras and PoCL (see README)"
 	@echo "make test       run the tests (python -m pytest)"
-	@echo "make fuzz       differential fuzzing campaign, 10^5 programs per device (FUZZ=N)"
+	@echo "make fuzz       differential fuzzing campaign, 10^5 programs per device (FUZZ=N,"
+	@echo "                FUZZ_WORKERS=N processes, FUZZ_DEVICES=\"cpu opencl:0\"; fuzz-out/)"
 	@echo "make lint       ruff check zyxarray tests (skipped if ruff is not installed)"
 	@echo "make typecheck  mypy zyxarray"
 	@echo "make bench      benchmarks against NumPy (python bench/run.py)"
@@ -25,10 +26,12 @@ test:
 
 # random programs against NumPy on every device (tests/fuzzing.py); a failure prints its
 # minimized program, to be added to REGRESSIONS in tests/test_fuzz.py
+# (in parallel processes: tests/fuzz_campaign.py; FUZZ_DEVICES narrows the devices)
 FUZZ ?= 100000
+FUZZ_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 fuzz:
-	ZYXARRAY_FUZZ_EXAMPLES=$(FUZZ) $(PYTHON) -m pytest tests/test_fuzz.py -k campaign -x \
-		-p no:cacheprovider
+	$(PYTHON) -m tests.fuzz_campaign $(FUZZ_DEVICES) --programs $(FUZZ) \
+		--workers $(FUZZ_WORKERS) --out fuzz-out
 
 lint:
 	@if command -v ruff >/dev/null 2>&1; then \
