@@ -225,6 +225,29 @@ def _host_input(node: Node, host_array: Any) -> np.ndarray:
     return np.ndarray(shape, dtype, flat, offset * item, tuple([s * item for s in strides]))
 
 
+def library_now(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype: np.dtype,
+                shape: tuple[int, ...]) -> Node | None:
+    """The library op ``name`` of realized data (or plain views of it) in host memory,
+    run now into a new buffer: the realized node, without the LIBRARY node, the step and
+    the dispatch that ``run_library`` takes (a small matmul in a loop: ``X @ w`` every step).
+    None, with nothing done, where an input is pending, empty or elsewhere."""
+    device: Any = srcs[0].device
+    host_array = getattr(device, "host_array", None)
+    if host_array is None:
+        return None
+    inputs = []
+    for n in srcs:
+        if not n.shape or n.base().buffer is None or not n.size:
+            return None
+        inputs.append(_host_input(n, host_array))
+    buf = device.alloc(math.prod(shape) * dtype.itemsize)
+    memory = host_memory(buf, dtype)
+    assert memory is not None
+    library.run_host(name, inputs, memory.reshape(shape), params)
+    stats["kernels"] += 1
+    return graph.buffer_node(buf, dtype, shape)
+
+
 def run_plan(plan: KernelPlan | LibraryStep) -> None:
     if isinstance(plan, LibraryStep):
         run_library(plan)
