@@ -1,7 +1,8 @@
 """Validate the SPIR-V rendering of every kernel the test session builds (issue 15).
 
 While the tests run, every kernel a device compiles is also lowered for a Vulkan device
-(thread-style, 1024 items per group) and rendered as SPIR-V; at the end of the session each
+(thread-style, 1024 items per group) and rendered as SPIR-V, with its buffers bound as
+descriptors and again by address (``extra["addresses"]``); at the end of the session each
 distinct module goes through ``spirv-val --target-env vulkan1.1``, so a renderer error fails
 the run. Kernels with ops the renderer does not render yet (``SpirvUnsupported``) are
 counted and their ops listed in the summary. Enabled when ``spirv-val`` is on PATH;
@@ -28,6 +29,10 @@ class SpirvCheck:
         from zyxarray._devices.base import DeviceInfo
         self.validator = validator
         self.info = DeviceInfo(**VULKAN_INFO_ARGS)   # type: ignore[arg-type]
+        # (and the same kernels with their buffers by address, as Vulkan devices with
+        # bufferDeviceAddress run them)
+        self.addressed = DeviceInfo(**VULKAN_INFO_ARGS,  # type: ignore[arg-type]
+                                    extra={"addresses": True})
         self.modules: dict[tuple, bytes] = {}
         self.listings: dict[bytes, str] = {}     # module -> the kernel IR it came from
         self.unsupported: Counter[str] = Counter()
@@ -64,6 +69,11 @@ class SpirvCheck:
             for phase in range(phases(cc)):
                 src = render(lower(cc, "kernel", phase))
                 self.modules[(cc.key, phase)] = src.binary
+                self.listings[src.binary] = str(src)
+            ca = canonicalize(c.plan, self.addressed)
+            for phase in range(phases(ca)):
+                src = render(lower(ca, "kernel", phase))
+                self.modules[(cc.key, phase, "addresses")] = src.binary
                 self.listings[src.binary] = str(src)
         except SpirvUnsupported as e:
             self.unsupported[_why(str(e))] += 1

@@ -47,11 +47,16 @@ UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
 #: and scalar arithmetic in C, built with the cpu device's compiler).
 HOT = "ZYXARRAY_HOT"
 
-#: Programs per device in ``make fuzz``'s campaign (``tests/test_fuzz.py``; tests only).
+#: Set to ``0`` to bind a Vulkan kernel's buffers as descriptors even where the device has
+#: buffer device addresses (``_devices/vulkan.py``; then buffers stop at the storage range).
+VULKAN_ADDRESSES = "ZYXARRAY_VULKAN_ADDRESSES"
+
+#: Programs per device in ``tests/test_fuzz.py``'s campaign test (tests only; ``make fuzz``
+#: runs ``tests/fuzz_campaign.py``).
 FUZZ_EXAMPLES = "ZYXARRAY_FUZZ_EXAMPLES"
 
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT,
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT, VULKAN_ADDRESSES,
        FUZZ_EXAMPLES)
 
 

@@ -1,11 +1,11 @@
 """The Vulkan runtime (``_devices/vulkan.py``) running the SPIR-V renderer's modules, against
-NumPy. CI has lavapipe (Mesa's Vulkan on the CPU). The runtime is not a registry device yet
-(issue 15: the renderer does not cover every op), so these tests drive it directly: each
-case is planned as the cpu device would, lowered for the Vulkan device, rendered, compiled
-and run on its buffers."""
+NumPy. CI has lavapipe (Mesa's Vulkan on the CPU). These tests drive the runtime directly:
+each case is planned as the cpu device would, lowered for the Vulkan device (its buffers by
+address and bound as descriptors), rendered, compiled and run on its buffers."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,16 @@ def vk() -> Any:
     return devices[0]
 
 
-def _run(dev: Any, y: xp.Array) -> tuple[np.ndarray, str]:
-    """``y`` (one kernel over realized cpu inputs) computed on the Vulkan device."""
+def _run(dev: Any, y: xp.Array, addresses: bool | None = None) -> tuple[np.ndarray, str]:
+    """``y`` (one kernel over realized cpu inputs) computed on the Vulkan device, its
+    buffers by address or bound as descriptors (None: as the device does it)."""
     (plan,) = schedule([y._node.base()])
-    c = canonicalize(plan, dev.info)
+    info = dev.info
+    if addresses is not None:
+        extra = {k: v for k, v in info.extra.items() if k != "addresses"}
+        info = dataclasses.replace(info, extra={**extra, "addresses": True} if addresses
+                                   else extra)
+    c = canonicalize(plan, info)
     buffers = []
     for node, _ in plan.loads:
         host = np.ascontiguousarray(to_host(node))
@@ -99,10 +105,13 @@ def _floordiv0(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.where(b == 0, 0, a // np.where(b == 0, 1, b))
 
 
+@pytest.mark.parametrize("binding", ["addresses", "descriptors"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_kernels_match_numpy(vk: Any, case: str) -> None:
+def test_kernels_match_numpy(vk: Any, case: str, binding: str) -> None:
+    if binding == "addresses" and not vk.addresses:
+        pytest.skip("this device has no buffer device addresses")
     fn, np_fn = CASES[case]
-    got, strategy = _run(vk, fn(xp.asarray(_F), xp.asarray(_I)))
+    got, strategy = _run(vk, fn(xp.asarray(_F), xp.asarray(_I)), binding == "addresses")
     want = np.asarray(np_fn(_F, _I))
     assert strategy.startswith("g_")
     if want.dtype.kind == "f":
@@ -228,6 +237,27 @@ def test_a_grid_beyond_the_dispatch_limit_runs_in_pieces(vk: Any,
     monkeypatch.setattr(vk, "max_groups", 3)
     got, _ = _run(vk, xp.sum(xp.asarray(_F), axis=1, keepdims=True) * 2)   # 64 groups
     np.testing.assert_allclose(got, _F.sum(axis=1, keepdims=True) * 2, rtol=2e-5, atol=1e-4)
+
+
+def test_buffers_beyond_the_storage_buffer_range_are_reached_by_address(vk: Any) -> None:
+    """A buffer larger than maxStorageBufferRange (128 MiB on lavapipe) cannot be bound as a
+    descriptor; with buffer device addresses every kernel takes its buffers by address, so
+    such arrays compute as any other (without them: a MemoryError naming the limit)."""
+    from zyxarray._devices import registry
+    if vk.storage_range > 1 << 30:
+        pytest.skip(f"the storage-buffer range here is {vk.storage_range} bytes")
+    n = vk.storage_range // 8 + 1000
+    if not vk.addresses:
+        with pytest.raises(MemoryError, match="at most"):
+            vk.alloc(n * 8)
+        return
+    name = next(k for k, d in registry.devices().items() if d.info.name == vk.info.name)
+    host = np.arange(n, dtype=np.float64) % 1000
+    x = xp.asarray(host, device=name)
+    y = x[::-1] * 2 + 1
+    assert float(y[0]) == host[-1] * 2 + 1 and float(y[-1]) == 1.0
+    assert float(xp.sum(x)) == host.sum() and float(xp.max(y)) == 1999.0
+    del x, y
 
 
 def test_buffers_round_trip_and_are_pooled(vk: Any) -> None:

@@ -7,13 +7,19 @@ complex ops.
 The interface every module has (what the Vulkan runtime binds):
 
 - descriptor set 0, binding ``i``: the kernel's buffer ``i``, a runtime array of its dtype
-  (bool as uint8) in a ``Block`` struct, ``NonWritable`` unless the kernel writes it;
+  (bool as uint8) in a ``Block`` struct, ``NonWritable`` unless the kernel writes it; or,
+  where ``meta["addresses"]`` (devices with bufferDeviceAddress), no binding per buffer:
+  buffer ``i``'s 64-bit address is the int argument after the kernel's own ints, made a
+  ``PhysicalStorageBuffer`` pointer to the same struct (``PhysicalStorageBuffer64``
+  addressing, loads and stores ``Aligned``), so a buffer may exceed maxStorageBufferRange
+  and a kernel may read more buffers than a stage can bind;
 - a push-constant block: a ``uint`` added to the work-group id (so that a grid larger than
   the device's dispatch limit runs as several dispatches), then at offset 8 the int64
   arguments the kernel reads, then its float arguments (float64, or float32 where the
   kernel's ``meta["fp64"]`` is false). Where they do not fit the device's push-constant
   size (``meta["push_constants"]``, 128 bytes if not given), the arguments are instead
-  two storage buffers, the bindings after the kernel's buffers (int64, then floats).
+  two storage buffers, the bindings after the kernel's buffers (int64, then floats; 0 and
+  1 where the buffers go by address).
   ``SpirvSource.arguments`` says which: ``(ints, floats)`` pushed, or None;
 - the entry point ``main``, ``LocalSize`` from ``meta["local_size"]``.
 
@@ -89,6 +95,9 @@ CAP_SHADER, CAP_FLOAT64, CAP_INT64, CAP_INT16, CAP_INT8 = 1, 10, 11, 22, 39
 CAP_STORAGE_16, CAP_STORAGE_8 = 4433, 4448
 SC_INPUT, SC_WORKGROUP, SC_PRIVATE, SC_FUNCTION = 1, 4, 6, 7
 SC_PUSH_CONSTANT, SC_STORAGE_BUFFER = 9, 12
+SC_PHYSICAL_STORAGE_BUFFER, CAP_PHYSICAL_STORAGE_BUFFER = 5349, 5347
+ADDRESSING_PHYSICAL_64, MEMORY_ALIGNED = 5348, 0x2
+OpConvertUToPtr = 120
 DEC_BLOCK, DEC_ARRAY_STRIDE, DEC_BUILTIN, DEC_NON_WRITABLE = 2, 6, 11, 24
 DEC_BINDING, DEC_DESCRIPTOR_SET, DEC_OFFSET, DEC_NO_CONTRACTION = 33, 34, 35, 42
 BUILTIN_WORKGROUP_ID, BUILTIN_LOCAL_INVOCATION_ID = 26, 27
@@ -127,6 +136,7 @@ class Module:
         self._consts: dict[tuple, int] = {}
         self.value_types: dict[int, int] = {}   # value id -> its type id
         self.glsl: int | None = None
+        self.addressing = 0                # Logical; PhysicalStorageBuffer64 with addresses
 
     def id(self) -> int:
         self.bound += 1
@@ -204,7 +214,7 @@ class Module:
         for name in sorted(self.extensions):
             self._op(words, OpExtension, *_string(name))
         words += self.imports
-        self._op(words, OpMemoryModel, 0, 1)          # Logical, GLSL450
+        self._op(words, OpMemoryModel, self.addressing, 1)     # (addressing), GLSL450
         words += self.entry + self.modes + self.decorations + self.globals + self.code
         words += self.functions
         return struct.pack(f"<{len(words)}I", *words)
@@ -354,7 +364,9 @@ class SpirvRenderer:
         return self.m.const(t, struct.unpack(f"<{len(raw) // 4}I", raw))
 
     # -- the interface -----------------------------------------------------------------------
-    def _storage_array(self, dtype: np.dtype, binding: int, writable: bool) -> int:
+    def _block(self, dtype: np.dtype) -> int:
+        """The ``Block`` struct of a runtime array of ``dtype`` as stored (decorated once:
+        bindings and addressed buffers share it)."""
         m = self.m
         d = self.stored(dtype)
         if d.itemsize == 1:
@@ -366,11 +378,16 @@ class SpirvRenderer:
         elem = self.t(d)
         arr = m.type(OpTypeRuntimeArray, elem)
         block = m.type(OpTypeStruct, arr)
-        if block not in self.blocks:            # (decorated once: bindings share types)
+        if block not in self.blocks:
             self.blocks.add(block)
             m.decorate(arr, DEC_ARRAY_STRIDE, d.itemsize)
             m.decorate(block, DEC_BLOCK)
             m._op(m.decorations, OpMemberDecorate, block, 0, DEC_OFFSET, 0)
+        return block
+
+    def _storage_array(self, dtype: np.dtype, binding: int, writable: bool) -> int:
+        m = self.m
+        block = self._block(dtype)
         var = m.id()
         m._op(m.globals, OpVariable, self.ptr(SC_STORAGE_BUFFER, block), var, SC_STORAGE_BUFFER)
         m.decorate(var, DEC_DESCRIPTOR_SET, 0)
@@ -383,11 +400,22 @@ class SpirvRenderer:
         m = self.m
         k = self.k
         self.blocks: set[int] = set()
-        self.buf_vars = [self._storage_array(np.dtype(dt), i, w)
-                         for i, (dt, w) in enumerate(k.buffers)]
-        n = len(k.buffers)
+        # buffers by address (``meta["addresses"]``): no binding per buffer; buffer i's
+        # address is int argument ``n_ints + i`` (``self.addressed_from``), turned into a
+        # PhysicalStorageBuffer pointer where the kernel takes the buffer
+        self.addressed = bool(k.meta.get("addresses"))
+        self.psb: set[int] = set()      # ids of PhysicalStorageBuffer pointers
+        self.buf_vars = [] if self.addressed else [
+            self._storage_array(np.dtype(dt), i, w) for i, (dt, w) in enumerate(k.buffers)]
+        n = len(self.buf_vars)
         self.float_dtype = np.dtype(np.float64 if self.fp64 else np.float32)
         n_ints = 1 + max((x.arg for x in k.instrs if x.op is Op.INT_ARG), default=-1)
+        self.addressed_from = n_ints
+        if self.addressed:
+            n_ints += len(k.buffers)
+            m.addressing = ADDRESSING_PHYSICAL_64
+            m.capabilities.update((CAP_PHYSICAL_STORAGE_BUFFER, CAP_INT64))
+            m.extensions.add("SPV_KHR_physical_storage_buffer")
         n_floats = 1 + max((x.arg for x in k.instrs if x.op is Op.FLOAT_ARG), default=-1)
         size = 8 + 8 * n_ints + self.float_dtype.itemsize * n_floats
         self.arguments: tuple[int, int] | None = None
@@ -430,8 +458,39 @@ class SpirvRenderer:
 
     def _element_ptr(self, var: int, dtype: np.dtype, index: int) -> int:
         elem = self.t(self.stored(dtype))
-        return self.m.value(OpAccessChain, self.ptr(SC_STORAGE_BUFFER, elem), var,
-                            self.const(0, np.int32), index)
+        storage = SC_PHYSICAL_STORAGE_BUFFER if var in self.psb else SC_STORAGE_BUFFER
+        p = self.m.value(OpAccessChain, self.ptr(storage, elem), var,
+                         self.const(0, np.int32), index)
+        if var in self.psb:
+            self.psb.add(p)
+        return p
+
+    def _access(self, ptr: int, dtype: np.dtype) -> tuple[int, ...]:
+        """The memory operands of a load or store through ``ptr``: an addressed buffer's
+        must say its alignment (the element's size)."""
+        return (MEMORY_ALIGNED, self.stored(dtype).itemsize) if ptr in self.psb else ()
+
+    def _int_arg(self, index: int) -> int:
+        """Int argument ``index`` (an int64), from the push constants or their buffer."""
+        m = self.m
+        dt = np.dtype(np.int64)
+        if self.arguments is not None:
+            p = m.value(OpAccessChain, self.ptr(SC_PUSH_CONSTANT, self.t(dt)),
+                        self.push_var, self.const(self.push_member["int"], np.int32),
+                        self.const(index, np.int32))
+        else:
+            p = self._element_ptr(self.int_var, dt, self.const(index, np.int64))
+        return m.value(OpLoad, self.t(dt), p)
+
+    def _buffer_pointer(self, b: int) -> int:
+        """Buffer ``b`` of an addressed kernel: a PhysicalStorageBuffer pointer to its
+        ``Block`` made from its address."""
+        m = self.m
+        address = m.value(OpBitcast, self.t(np.uint64), self._int_arg(self.addressed_from + b))
+        block = self._block(np.dtype(self.k.buffers[b][0]))
+        p = m.value(OpConvertUToPtr, self.ptr(SC_PHYSICAL_STORAGE_BUFFER, block), address)
+        self.psb.add(p)
+        return p
 
     # -- one instruction -----------------------------------------------------------------------
     def _instr(self, i: int, x: Instr) -> None:
@@ -439,7 +498,8 @@ class SpirvRenderer:
         a = [self.ids.get(s, -1) for s in x.srcs]
         op = x.op
         if op is Op.BUF:
-            self.ids[i] = self.buf_vars[x.arg[0]]
+            self.ids[i] = self._buffer_pointer(x.arg[0]) if self.addressed \
+                else self.buf_vars[x.arg[0]]
         elif op in (Op.INT_ARG, Op.FLOAT_ARG):
             # (float32 on a device without float64: the CAST that follows is then a no-op)
             dt = np.dtype(np.int64) if op is Op.INT_ARG else self.float_dtype
@@ -479,7 +539,8 @@ class SpirvRenderer:
                                 self.const(0, np.uint8))
             elif dt == F16:
                 value = self._f2h(value)
-            m.op(OpStore, self._element_ptr(a[0], dt, a[1]), value)
+            p = self._element_ptr(a[0], dt, a[1])
+            m.op(OpStore, p, value, *self._access(p, dt))
         elif op is Op.ACC:
             self.ids[i] = self._acc(x)
         elif op in (Op.ACC_UPDATE, Op.ACC_SCAN):
@@ -654,7 +715,8 @@ class SpirvRenderer:
         index = a[1]
         if len(a) == 3:        # where valid is false: read element 0, give zero
             index = m.value(OpSelect, self.t(np.int64), a[2], index, self.const(0, np.int64))
-        raw = m.value(OpLoad, self.t(self.stored(dt)), self._element_ptr(a[0], dt, index))
+        p = self._element_ptr(a[0], dt, index)
+        raw = m.value(OpLoad, self.t(self.stored(dt)), p, *self._access(p, dt))
         v = m.value(OpINotEqual, self.t(BOOL), raw, self.const(0, np.uint8)) \
             if dt == BOOL else (self._h2f(raw) if dt == F16 else raw)
         if len(a) == 3:

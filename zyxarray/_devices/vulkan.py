@@ -2,10 +2,7 @@
 
 Layer: ``_devices``. Imports nothing above it; the ``vulkan`` package only in ``discover``.
 
-Status (issue 15, under construction): this runtime runs the SPIR-V that
-``_codegen/spirv.py`` renders, and the tests drive it directly, but it is not yet in the
-registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docstring), so no
-``vulkan:N`` device is offered to users. What it does now:
+What it does:
 
 - discovery of every physical device with a compute queue (``DeviceInfo`` from its
   properties, limits and features: float64, work-group size, shared memory, memory size);
@@ -13,10 +10,15 @@ registry's ``RUNTIMES``: the renderer does not cover every op yet (see its docst
   mapped once and copies are plain memory copies (lavapipe, integrated GPUs); device-local
   memory that the host cannot see is reached through a staging buffer;
 - programs: a shader module and compute pipeline per kernel (pipelines through a
-  ``VkPipelineCache`` kept on disk in the kernel cache, ``vulkan/<model>.pipelines``), one
-  storage-buffer binding per kernel buffer plus the int64 and float argument buffers, a push
-  constant that offsets the work-group id so that a grid beyond ``maxComputeWorkGroupCount``
-  runs as several dispatches;
+  ``VkPipelineCache`` kept on disk in the kernel cache, ``vulkan/<model>.pipelines``); where
+  the device has ``bufferDeviceAddress`` (lavapipe and NVIDIA do) every buffer takes a
+  device address and kernels get the addresses with their int arguments (no descriptor per
+  buffer: buffers up to ``maxMemoryAllocationSize`` instead of ``maxStorageBufferRange``,
+  128 MiB on lavapipe; ``ZYXARRAY_VULKAN_ADDRESSES=0`` turns this off), else one
+  storage-buffer binding per kernel buffer; the int64 and float arguments in push constants
+  or, where they do not fit, two argument buffers; a push constant that offsets the
+  work-group id so that a grid beyond ``maxComputeWorkGroupCount`` runs as several
+  dispatches;
 - launches are submitted asynchronously, each signalling the next value of a timeline
   semaphore (the project's events: ``VulkanEvent``); a submission keeps its buffers, command
   buffer and descriptor set until the device passes its value; reads wait for the buffer's
@@ -35,11 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _debug
+from .. import _debug, _env
 from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 _vk: Any = None
+#: VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (Vulkan
+#: 1.2; the package's names for them are None)
+_USAGE_ADDRESS, _ALLOCATE_ADDRESS = 0x20000, 0x2
 
 
 def _load() -> Any:
@@ -148,9 +153,10 @@ class _LaunchStructs:
 class _Allocation:
     """A VkBuffer, its memory, and the host mapping where the memory is host-visible."""
 
-    __slots__ = ("block", "buffer", "freed", "memory", "offset", "size", "view")
+    __slots__ = ("address", "block", "buffer", "freed", "memory", "offset", "size", "view")
 
     def __init__(self, buffer: Any, memory: Any, size: int, view: np.ndarray | None) -> None:
+        self.address = 0        # (its device address, where kernels take them)
         self.buffer = buffer
         self.memory = memory
         self.size = size
@@ -172,6 +178,11 @@ class _Block:
         self.free = list(range(_BLOCK - slot, -1, -slot))     # (offsets; lowest popped first)
 
 
+def _signed(address: int) -> int:
+    """A device address as the int64 a kernel argument holds (the same 64 bits)."""
+    return address - (1 << 64) if address >= 1 << 63 else address
+
+
 class VulkanProgram(Program):
     def __init__(self, device: VulkanDevice, name: str, source: Any, meta: dict,
                  n_buffers: int) -> None:
@@ -183,7 +194,10 @@ class VulkanProgram(Program):
         self.float_dtype = np.dtype(np.float64 if meta.get("fp64", True) else np.float32)
         # the arguments pushed with the group offset (ints, floats), or in two buffers
         self.arguments = getattr(source, "arguments", None)
-        self.n_bindings = n_buffers + (2 if self.arguments is None else 0)
+        # buffers by address (``meta["addresses"]``): their addresses follow the ints
+        self.addressed = bool(meta.get("addresses"))
+        self.n_bindings = (0 if self.addressed else n_buffers) + \
+            (2 if self.arguments is None else 0)
         self.push_size = 4 if self.arguments is None else \
             8 + 8 * self.arguments[0] + self.float_dtype.itemsize * self.arguments[1]
         if self.arguments is not None:
@@ -234,6 +248,8 @@ class VulkanProgram(Program):
             return COMPLETED
         dev = self.device
         args: list[Buffer] = []
+        if self.addressed:
+            ints = list(ints) + [_signed(b.handle.address) for b in buffers]
         if self.arguments is None:
             values = (np.asarray(ints if ints else [0], np.int64),
                       np.asarray(list(floats) + [0.0, 0.0], self.float_dtype)[
@@ -248,7 +264,7 @@ class VulkanProgram(Program):
         with dev.lock:
             ds = self._descriptor_set() if self.n_bindings else None
             if ds is not None:
-                self._bind(ds, list(buffers) + args)
+                self._bind(ds, args if self.addressed else list(buffers) + args)
             timer = dev.timer() if _debug.enabled("profile") else None
             # the buffers and the set stay with the submission until it completes
             release = None if ds is None else (lambda: self.free_sets.append(ds))
@@ -339,8 +355,16 @@ class VulkanDevice(Device):
         self.family = next(i for i, f in enumerate(families)
                            if f.queueFlags & vk.VK_QUEUE_COMPUTE_BIT)
         v11 = vk.VkPhysicalDeviceVulkan11Features(storageBuffer16BitAccess=True)
+        have12 = vk.VkPhysicalDeviceVulkan12Features()
+        vk.vkGetPhysicalDeviceFeatures2(physical, vk.VkPhysicalDeviceFeatures2(pNext=have12))
+        # buffer device addresses: kernels reach their buffers by address, so a buffer may
+        # be larger than maxStorageBufferRange and a kernel may read more buffers than a
+        # stage can bind (ZYXARRAY_VULKAN_ADDRESSES=0 keeps descriptors)
+        self.addresses = bool(have12.bufferDeviceAddress) and \
+            _env.get(_env.VULKAN_ADDRESSES) != "0"
         v12 = vk.VkPhysicalDeviceVulkan12Features(storageBuffer8BitAccess=True, shaderInt8=True,
-                                                  timelineSemaphore=True, pNext=v11)
+                                                  timelineSemaphore=True, pNext=v11,
+                                                  bufferDeviceAddress=self.addresses)
         enabled = vk.VkPhysicalDeviceFeatures(shaderFloat64=bool(feats.shaderFloat64),
                                               shaderInt64=True, shaderInt16=True)
         queue = vk.VkDeviceQueueCreateInfo(queueFamilyIndex=self.family, queueCount=1,
@@ -388,7 +412,13 @@ class VulkanDevice(Device):
                                    limits.maxComputeWorkGroupSize[0])),
             local_memory=int(limits.maxComputeSharedMemorySize), simd_lanes=1,
             style="threads", launch_bounds=True, total_memory=int(total))
-        self.max_buffer = int(limits.maxStorageBufferRange)
+        self.storage_range = int(limits.maxStorageBufferRange)
+        self.max_buffer = self.storage_range
+        if self.addresses:      # (then the largest allocation is the limit)
+            m3 = vk.VkPhysicalDeviceMaintenance3Properties()
+            vk.vkGetPhysicalDeviceProperties2(physical, vk.VkPhysicalDeviceProperties2(
+                pNext=m3))
+            self.max_buffer = int(m3.maxMemoryAllocationSize)
         push_bytes = int(limits.maxPushConstantsSize)
         controls = vk.VkPhysicalDeviceFloatControlsProperties()
         vk.vkGetPhysicalDeviceProperties2(physical, vk.VkPhysicalDeviceProperties2(
@@ -409,7 +439,11 @@ class VulkanDevice(Device):
         # 35 elements of one array crashed the driver, one binding per element view)
         max_loads = int(limits.maxPerStageDescriptorStorageBuffers) - 4
         extra: dict[str, Any] = {"float_controls": float_controls,
-                                 "push_constants": push_bytes, "max_loads": max_loads}
+                                 "push_constants": push_bytes}
+        if self.addresses:
+            extra["addresses"] = True       # (no bindings per buffer: no limit on loads)
+        else:
+            extra["max_loads"] = max_loads
         subgroup = _fixed_subgroup(physical)
         if subgroup:
             extra["subgroup"] = subgroup
@@ -469,12 +503,15 @@ class VulkanDevice(Device):
         nbytes = max(4, -(-nbytes // 4) * 4)    # (whole 32-bit words: vkCmdFillBuffer's unit)
         if nbytes > self.max_buffer:
             raise MemoryError(f"cannot allocate {nbytes} bytes on device {self.info.name}: "
-                              f"a storage buffer holds at most {self.max_buffer} bytes here")
+                              f"a {'buffer' if self.addresses else 'storage buffer'} holds "
+                              f"at most {self.max_buffer} bytes here")
         visible = (vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
                    | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
         local = vk.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
         usage = (vk.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vk.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+        if self.addresses:
+            usage |= _USAGE_ADDRESS
         mapped = self.mapped_memory or nbytes <= _SMALL
         # (a discrete GPU's small buffers, scalars read back, in device-local memory the
         # host maps where there is some: a read is a load, not a transfer)
@@ -508,7 +545,8 @@ class VulkanDevice(Device):
         if block is None:
             try:
                 memory = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
-                    allocationSize=_BLOCK, memoryTypeIndex=kind), None)
+                    allocationSize=_BLOCK, memoryTypeIndex=kind,
+                    pNext=self._address_flags()), None)
             except (vk.VkErrorOutOfDeviceMemory, vk.VkErrorOutOfHostMemory):
                 vk.vkDestroyBuffer(self.handle, buf, None)
                 raise MemoryError(f"cannot allocate {_BLOCK} bytes (a block of small "
@@ -526,6 +564,7 @@ class VulkanDevice(Device):
         view = None if block.view is None else block.view[offset:offset + nbytes]
         handle = _Allocation(buf, block.memory, nbytes, view)
         handle.block, handle.offset = block, offset
+        self._set_address(handle)
         return handle
 
     def _slab_free(self, handle: _Allocation) -> None:
@@ -559,7 +598,8 @@ class VulkanDevice(Device):
                               f"bytes")
         try:
             mem = vk.vkAllocateMemory(self.handle, vk.VkMemoryAllocateInfo(
-                allocationSize=req.size, memoryTypeIndex=kind), None)
+                allocationSize=req.size, memoryTypeIndex=kind,
+                pNext=self._address_flags()), None)
         except (vk.VkErrorOutOfDeviceMemory, vk.VkErrorOutOfHostMemory):
             vk.vkDestroyBuffer(self.handle, buf, None)
             raise MemoryError(f"cannot allocate {nbytes} bytes on device "
@@ -571,7 +611,24 @@ class VulkanDevice(Device):
         if map_visible and self.memory_types[kind][0] & visible == visible:
             mapped = vk.vkMapMemory(self.handle, mem, 0, nbytes, 0)
             view = np.frombuffer(mapped, np.uint8, nbytes)
-        return _Allocation(buf, mem, nbytes, view)
+        out = _Allocation(buf, mem, nbytes, view)
+        self._set_address(out)
+        return out
+
+    def _address_flags(self) -> Any:
+        """The pNext of a memory allocation that buffers bound to it take addresses in."""
+        vk = _vk
+        if not self.addresses:
+            return vk.ffi.NULL
+        return vk.VkMemoryAllocateFlagsInfo(flags=_ALLOCATE_ADDRESS)
+
+    def _set_address(self, handle: _Allocation) -> None:
+        if self.addresses:      # (raw: the package's wrapper returns its argument)
+            fast = self._launch
+            info = fast.ffi.new("VkBufferDeviceAddressInfo*", {
+                "sType": _vk.VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO,
+                "buffer": handle.buffer})
+            handle.address = int(fast.lib.vkGetBufferDeviceAddress(self.handle, info))
 
     def _raw_free(self, handle: _Allocation) -> None:
         vk = _vk

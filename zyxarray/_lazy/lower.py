@@ -712,6 +712,8 @@ class _Lowerer:
             push = self.c.info.extra.get("push_constants")
             if push:         # (bytes of arguments a launch can push: Vulkan)
                 meta.update(push_constants=int(push))
+            if self.c.info.extra.get("addresses"):     # (buffers by address: Vulkan)
+                meta.update(addresses=True)
             fused = self.c.info.extra.get("fused_fma")
             if fused and any(fused):   # (GLSL's Fma rounds once: float32, float64)
                 meta.update(fused_fma=tuple(fused))
