@@ -195,3 +195,24 @@ def test_kernels_stay_within_the_buffers_a_device_binds(device: str) -> None:
             acc2 = acc2 - p
         plans = schedule.schedule([acc2._node])
         assert all(len(p.loads) <= limit + 1 for p in plans if hasattr(p, "loads"))
+
+
+def test_a_binding_limit_splits_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device that binds at most ``max_loads`` buffers per kernel (Vulkan without buffer
+    device addresses) gets kernels within it, and the same values."""
+    import dataclasses
+
+    from zyxarray._devices import registry
+    from zyxarray._lazy import schedule
+    dev = registry.get("cpu")
+    monkeypatch.setattr(dev, "info", dataclasses.replace(dev.info, extra={
+        **dev.info.extra, "max_loads": 6}))
+    x = np.sin(np.arange(200) * 0.1)
+    parts = [xp.asarray(x[i:i + 10], device="cpu") for i in range(30)]
+    acc = parts[0]
+    for p in parts[1:]:
+        acc = acc - p
+    plans = schedule.schedule([acc._node])
+    assert len(plans) > 1 and all(len(p.loads) <= 7 for p in plans if hasattr(p, "loads"))
+    np.testing.assert_allclose(np.asarray(acc), x[:10] - sum(x[i:i + 10] for i in range(1, 30)),
+                               rtol=1e-12)
