@@ -216,3 +216,29 @@ def test_a_binding_limit_splits_kernels(monkeypatch: pytest.MonkeyPatch) -> None
     assert len(plans) > 1 and all(len(p.loads) <= 7 for p in plans if hasattr(p, "loads"))
     np.testing.assert_allclose(np.asarray(acc), x[:10] - sum(x[i:i + 10] for i in range(1, 30)),
                                rtol=1e-12)
+
+
+def test_a_loop_that_observes_a_sum_of_its_state_stores_the_state() -> None:
+    """``v *= 0.9; v -= 0.1 * (p - 1); p += v`` then ``float(p.sum())`` every step: the
+    sum is all that is observed, but ``p`` and ``v`` are live arrays, so a deep graph
+    stores them (``HELD_DEPTH``) instead of growing the next step's kernel. Structures then
+    repeat: a bounded number of compiles, not one per step."""
+    from zyxarray._lazy import realize, schedule
+    p, v = xp.zeros(300), xp.zeros(300)
+    pn, vn = np.zeros(300), np.zeros(300)
+    before = realize.stats["compiles"]
+    for _ in range(120):
+        v *= 0.9
+        v -= 0.1 * (p - 1.0)
+        p += v
+        vn *= 0.9
+        vn -= 0.1 * (pn - 1.0)
+        pn += vn
+        assert float(p.sum()) == pytest.approx(float(pn.sum()), rel=1e-12)
+    assert realize.stats["compiles"] - before <= 30
+    assert p._node.depth < 3 * schedule.HELD_DEPTH
+    # a shallow graph keeps its named intermediates fused: one kernel for the sum
+    x = xp.asarray(np.arange(100.0))
+    d = x - 1.0
+    plans = schedule.schedule([xp.sum(d * d)._node.base()])
+    assert len(plans) == 1

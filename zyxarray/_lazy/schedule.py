@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -435,7 +436,8 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
             _keep_keyed(keyed, plans)
         return plans
     memo_stats["misses"] += 1
-    plans = _schedule(targets)
+    held = _held(targets, nodes)
+    plans = _schedule(targets, held)
     if len(_templates) >= MAX_TEMPLATES or memo_stats["nodes"] > MAX_TEMPLATE_NODES:
         _templates.clear()
         memo_stats["nodes"] = 0
@@ -628,18 +630,56 @@ def _moved(st: ShapeTracker, delta: int) -> ShapeTracker:
     return st[:-1] + (at_offset(last, last.offset + delta),)
 
 
-def _schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
-    """Plan every node that must be stored: the targets, and whatever their plans cannot
-    inline (unfusable nodes, reductions that two kernels would both compute, values read
-    through a second view at a cost). Each node is planned once; a plan is rebuilt only when
-    a node it inlined turns out to need a kernel of its own, so the work is linear in the
-    graph (a chain of K writes makes K plans, not K(K+1)/2)."""
-    materialize = {id(t) for t in targets}
+#: a graph at least this deep stores the pending values that something outside it still
+#: refers to (``_held``)
+HELD_DEPTH = 16
+
+
+def _held(targets: list[Node], nodes: list[Node]) -> list[Node]:
+    """The pending elementwise values inside a deep graph (``HELD_DEPTH``) that something
+    outside the graph refers to: a live array (a loop's state: ``v *= 0.9; p += v`` then
+    ``float(p.sum())`` every step), or another pending graph. Realizing the targets stores
+    them too. Otherwise the next step's graph holds this one whole: one kernel per step of
+    a new structure, each compiled and each longer than the last. ``nodes`` is the graph
+    (``_structure``'s); what refers to a node from inside is ``nodes`` and its parents'
+    source tuples."""
+    if max((t.depth for t in targets), default=0) < HELD_DEPTH:
+        return []
+    inside: dict[int, int] = {}     # node -> references from inside: parents, ``nodes``
+    for n in nodes:
+        inside[id(n)] = inside.get(id(n), 0) + 1       # (``nodes`` may list a node twice)
+        for src in n.srcs:
+            inside[id(src)] = inside.get(id(src), 0) + 1
+    n = src = None      # (the loops' variables would count as references below)
+    asked = {id(t) for t in targets}
+    out: list[Node] = []
+    seen: set[int] = set()
+    for n in nodes:
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        # (and this loop's ``n`` and getrefcount's argument)
+        if (n.op == "ALU" or n.op == "CAST") and n.buffer is None and id(n) not in asked \
+                and n.depth > 1 and sys.getrefcount(n) > 2 + inside[id(n)]:
+            out.append(n)
+    return out
+
+
+def _schedule(targets: list[Node], held: list[Node] = ()) -> list[KernelPlan | LibraryStep]:  # type: ignore[assignment]
+    """Plan every node that must be stored: the targets, what is ``held`` (see ``_held``),
+    and whatever their plans cannot inline (unfusable nodes, reductions that two kernels
+    would both compute, values read through a second view at a cost). Each node is planned
+    once; a plan is rebuilt only when a node it inlined turns out to need a kernel of its
+    own, so the work is linear in the graph (a chain of K writes makes K plans, not
+    K(K+1)/2)."""
+    materialize = {id(t) for t in targets} | {id(h) for h in held}
     plans: dict[int, list[KernelPlan | LibraryStep]] = {}
     owner: dict[int, Node] = {}
     inlined_by: dict[int, set[int]] = {}    # node -> the planned nodes whose plans inline it
     reasons = {id(t): "asked for" for t in targets}     # node -> why it is stored
-    pending = list(targets)
+    for h in held:
+        reasons[id(h)] = "a value a live array still shows, in a deep graph (a loop's state)"
+    pending = list(targets) + list(held)
     while pending:
         n = pending.pop()
         if id(n) in plans or n.realized:
