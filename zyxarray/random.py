@@ -9,6 +9,7 @@ re-exports the public names.
 
 from __future__ import annotations
 
+from ._api import _random as _impl
 from ._api._random import (
     Generator,
     Philox,
@@ -35,10 +36,14 @@ from ._api._random import (
     standard_normal,
     uniform,
 )
+from ._api._random_distributions import LEGACY as _LEGACY
+
+# the distributions of _random_distributions, as legacy module functions
+globals().update({_n: getattr(_impl, _n) for _n in _LEGACY})
 
 __all__ = [
     "Generator", "Philox", "RandomState", "binomial", "bytes", "choice", "default_rng",
     "exponential", "get_state", "multivariate_normal", "normal", "permutation", "poisson",
     "rand", "randint", "randn", "random", "random_sample", "seed", "set_state", "shuffle",
-    "standard_exponential", "standard_normal", "uniform",
+    "standard_exponential", "standard_normal", "uniform", *sorted(_LEGACY),
 ]

@@ -532,3 +532,70 @@ def test_device_array_parameters_are_not_read_back(device: str) -> None:
         size=(6, 2))).T
     assert np.all(b[:, 1:4] == -1) and np.all((b[:, 0] >= 0) & (b[:, 0] <= 10))
     assert np.all(b[:, 5] == 70)
+
+
+# -- the distributions of _random_distributions -------------------------------------------------
+MORE_CONTINUOUS: dict[str, tuple[Callable[[Any, int], Any], Any]] = {
+    "lognormal": (lambda r, n: r.lognormal(0.5, 0.75, n),
+                  stats.lognorm(0.75, scale=math.exp(0.5))),
+    "laplace": (lambda r, n: r.laplace(1.0, 2.0, n), stats.laplace(1.0, 2.0)),
+    "logistic": (lambda r, n: r.logistic(1.0, 2.0, n), stats.logistic(1.0, 2.0)),
+    "gumbel": (lambda r, n: r.gumbel(1.0, 2.0, n), stats.gumbel_r(1.0, 2.0)),
+    "weibull": (lambda r, n: r.weibull(1.5, n), stats.weibull_min(1.5)),
+    "pareto": (lambda r, n: r.pareto(3.0, n), stats.lomax(3.0)),
+    "power": (lambda r, n: r.power(3.0, n), stats.powerlaw(3.0)),
+    "rayleigh": (lambda r, n: r.rayleigh(2.0, n), stats.rayleigh(scale=2.0)),
+    "standard_cauchy": (lambda r, n: r.standard_cauchy(n), stats.cauchy()),
+    "triangular": (lambda r, n: r.triangular(0.0, 1.0, 4.0, n), stats.triang(0.25, 0, 4)),
+    "standard_gamma": (lambda r, n: r.standard_gamma(2.5, n), stats.gamma(2.5)),
+    "gamma of a shape below 1": (lambda r, n: r.gamma(0.3, 2.0, n), stats.gamma(0.3, scale=2)),
+    "chisquare": (lambda r, n: r.chisquare(5.0, n), stats.chi2(5.0)),
+    "beta": (lambda r, n: r.beta(2.0, 3.0, n), stats.beta(2.0, 3.0)),
+    "standard_t": (lambda r, n: r.standard_t(10.0, n), stats.t(10.0)),
+    "f": (lambda r, n: r.f(5.0, 10.0, n), stats.f(5.0, 10.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_CONTINUOUS))
+def test_more_continuous_distributions_fit(name: str) -> None:
+    draw, dist = MORE_CONTINUOUS[name]
+    x = np.asarray(draw(_rng(11, "cpu"), N))
+    assert x.dtype == np.float64 and x.shape == (N,) and np.isfinite(x).all()
+    _ks(x, dist.cdf)
+
+
+def test_more_distributions_are_the_same_on_every_device(device: str) -> None:
+    for name in ("standard_gamma", "gamma of a shape below 1", "beta", "laplace", "gumbel"):
+        draw, _ = MORE_CONTINUOUS[name]
+        _same_on_reference(device, lambda d, draw=draw: draw(_rng(12, d), 500), exact=False)
+    g = _same_on_reference(device, lambda d: _rng(13, d).geometric(0.3, 500))
+    assert g.dtype == np.int64 and g.min() >= 1
+
+
+def test_more_discrete_distributions_and_dirichlet() -> None:
+    g = np.asarray(_rng(14, "cpu").geometric(0.25, N))
+    support = np.arange(1, 60)
+    _chi_square(g, stats.geom(0.25).pmf(support), support)
+    nb = np.asarray(_rng(15, "cpu").negative_binomial(5, 0.4, N))
+    assert nb.dtype == np.int64
+    support = np.arange(0, 80)
+    _chi_square(nb, stats.nbinom(5, 0.4).pmf(support), support)
+    d = np.asarray(_rng(16, "cpu").dirichlet([1.0, 2.0, 3.0], size=N))
+    assert d.shape == (N, 3) and np.allclose(d.sum(axis=1), 1.0)
+    _moments(d[:, 2], 0.5, 0.5 * 0.5 / 7, 0.0)
+
+
+def test_more_distributions_check_their_parameters() -> None:
+    r = _rng(17, "cpu")
+    for call in (lambda: r.gamma(-1.0), lambda: r.beta(0.0, 1.0), lambda: r.geometric(1.5),
+                 lambda: r.triangular(2.0, 1.0, 3.0), lambda: r.chisquare(0.0),
+                 lambda: r.lognormal(0.0, -1.0), lambda: r.weibull(-1.0)):
+        with pytest.raises(ValueError):
+            call()
+    # device arrays are not read back: an invalid one gives NaN
+    bad = np.asarray(r.gamma(xp.asarray([2.0, -1.0]), 1.0))
+    assert np.isfinite(bad[0]) and np.isnan(bad[1])
+    # the legacy interface has them too
+    assert xp.random.RandomState(3).lognormal(size=4).shape == (4,)
+    assert xp.random.gamma(2.0, 2.0, size=(2, 3)).shape == (2, 3)
+    assert xp.random.standard_t(5.0, size=3).dtype == xp.float64

@@ -44,6 +44,7 @@ from ._linalg_functions import cholesky, eigh, svd
 from ._linear_algebra_functions import matmul
 from ._manipulation_functions import broadcast_to, normalize_axis, reshape
 from ._numpy_args import write_out
+from ._random_distributions import LEGACY, Distributions
 from ._random_sampling import (
     _LAM_MAX,
     _M32,
@@ -135,7 +136,7 @@ class Philox:
 # Note: with ``size=None`` (and scalar parameters) the methods return a 0-d array on the
 # device, as CuPy does, where NumPy returns a Python float or int. The float methods' dtype
 # defaults to None: float64, or float32 on a device without float64.
-class Generator:
+class Generator(Distributions):
     """NumPy's ``Generator`` on a ``Philox`` bit generator: every method draws on a device,
     lazily, in the kernels that read the numbers.
 
@@ -683,6 +684,30 @@ class RandomState:
         return self._gen.bytes(length)
 
 
+def _legacy_method(name: str) -> Any:
+    """RandomState's ``name``: the Generator's, with NumPy's legacy parameters."""
+    params = LEGACY[name]
+
+    def method(self: RandomState, *args: Any, **kwargs: Any) -> Array:
+        return getattr(self._gen, name)(*args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"{name}({', '.join(params + ('size',))}): as "
+                      f"``Generator.{name}``.")
+    return method
+
+
+for _name in LEGACY:
+    setattr(RandomState, _name, _legacy_method(_name))
+
+
+def _module_function(name: str) -> Any:
+    def function(*args: Any, **kwargs: Any) -> Array:
+        return getattr(_state(), name)(*args, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``RandomState.{name}`` of the global RandomState."
+    return function
+
+
 def _dims(name: str, args: tuple[Any, ...]) -> tuple[int, ...]:
     for a in args:
         if not isinstance(a, (int, np.integer)) or isinstance(a, builtins.bool):
@@ -801,3 +826,7 @@ def shuffle(x: Any) -> None:
 def bytes(length: int) -> builtins.bytes:
     """``length`` random bytes from the global RandomState."""
     return _state().bytes(length)
+
+
+# the legacy module functions of Distributions' methods (numpy.random.gamma(...), ...)
+globals().update({_name: _module_function(_name) for _name in LEGACY})
