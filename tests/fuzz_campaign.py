@@ -55,10 +55,20 @@ def _worker(device: str, target: int, deadline: float, chunk: int, counter: Any,
             one()
         except Exception as e:      # (a mismatch, or zyxarray raising: the report is the text)
             failed += 1
-            failures.put((device, f"{type(e).__name__}: {e}\n"
-                                  f"{''.join(traceback.format_exception(e)[-3:])}"))
+            failures.put((device, _describe(e)))
         with counter.get_lock():
             counter.value += done[0]
+
+
+def _describe(e: BaseException) -> str:
+    """A failure's report: its message (a mismatch's names the program's steps) and the end
+    of its traceback; each one of a group (Hypothesis reports distinct failures together)."""
+    group = getattr(e, "exceptions", None)      # (an ExceptionGroup)
+    if isinstance(group, tuple) and group:
+        return "\n".join(f"[{k + 1}/{len(group)}] {_describe(sub)}"
+                         for k, sub in enumerate(group))
+    tail = "".join(traceback.format_exception(e)[-4:-1])
+    return f"{type(e).__name__}: {e}\n{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -255,8 +255,56 @@ REGRESSIONS: dict[str, list[tuple]] = {
 }
 
 
+_MIN64, _MIN32 = -2**63, -2**31
+# NVIDIA's Vulkan driver, with kernels taking buffers by address (ZYXARRAY_VULKAN_ADDRESSES=1;
+# not its default), failed these launches with VkErrorUnknown: integer sign fused with a
+# view, a cast or an argmax (cause unknown; see docs/design.md)
+REGRESSIONS.update({
+    "sign_of_int64_minimums_flipped": [
+        ("leaf", "int64", (3, 5), [_MIN64] * 15),
+        ("view", 0, "flip", 0),
+        ("unary", "sign", 1),
+        ("observe_all",),
+    ],
+    "sign_of_an_argmax": [
+        ("leaf", "int8", (3, 3), [-128] * 9),
+        ("argmax", "argmax", 0, 0),
+        ("unary", "sign", 1),
+        ("element_read", 2, (0,)),
+    ],
+    "sign_of_bools_as_int64_concatenated": [
+        ("leaf", "bool", (2, 3), [False] * 6),
+        ("leaf", "bool", (), [False]),
+        ("cast", 0, "int64"),
+        ("unary", "sign", 2),
+        ("concat", 3, 2, 0),
+        ("observe", 4),
+    ],
+    "sign_of_int32_minimums_then_negated": [
+        ("leaf", "int32", (3, 3, 5), [_MIN32] * 45),
+        ("leaf", "bool", (), [False]),
+        ("inplace", "add", 0, ("py", 0)),
+        ("unary", "sign", 0),
+        ("element_write", 0, (0, 0, 0), 0),
+        ("view", 2, "T", [0, 2, 1]),
+        ("unary", "negative", 3),
+        ("observe_all",),
+    ],
+})
+
+
+def _nvidia_vulkan_addresses(info: Any) -> bool:
+    return info.kind == "vulkan" and "NVIDIA" in info.description and \
+        bool(info.extra.get("addresses"))
+
+
 #: regressions still failing on some devices: name -> (does it fail on this device, why)
-KNOWN: dict[str, tuple[Any, str]] = {}
+KNOWN: dict[str, tuple[Any, str]] = {
+    name: (_nvidia_vulkan_addresses, "NVIDIA's Vulkan driver fails integer sign kernels "
+                                      "that take buffers by address (VkErrorUnknown)")
+    for name in ("sign_of_int64_minimums_flipped", "sign_of_an_argmax",
+                 "sign_of_bools_as_int64_concatenated", "sign_of_int32_minimums_then_negated")
+}
 
 
 @pytest.mark.parametrize("name", sorted(REGRESSIONS))

@@ -47,8 +47,9 @@ UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
 #: and scalar arithmetic in C, built with the cpu device's compiler).
 HOT = "ZYXARRAY_HOT"
 
-#: Set to ``0`` to bind a Vulkan kernel's buffers as descriptors even where the device has
-#: buffer device addresses (``_devices/vulkan.py``; then buffers stop at the storage range).
+#: ``1`` or ``0``: Vulkan kernels take their buffers by device address, or bind them as
+#: descriptors (then a buffer stops at the storage range). Unset: by address where the
+#: device's storage-buffer range is small (``_devices/vulkan.py``, ``ADDRESSES_BELOW``).
 VULKAN_ADDRESSES = "ZYXARRAY_VULKAN_ADDRESSES"
 
 #: Programs per device in ``tests/test_fuzz.py``'s campaign test (tests only; ``make fuzz``

@@ -12,6 +12,7 @@ from numpy.linalg import LinAlgError  # raised by the decompositions, as NumPy's
 
 from ._api._linalg_functions import (
                                      cholesky,
+                                     cond,
                                      cross,
                                      det,
                                      diagonal,
@@ -34,16 +35,18 @@ from ._api._linalg_functions import (
                                      svd,
                                      svdvals,
                                      tensordot,
+                                     tensorinv,
+                                     tensorsolve,
                                      trace,
                                      vector_norm,
 )
 from ._api._linear_algebra_functions import matmul, matrix_transpose, vecdot
 
 __all__ = [
-    "LinAlgError", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+    "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
-    "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
 ]
 
 # every public function takes array-likes and refuses arrays on different devices

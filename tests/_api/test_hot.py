@@ -76,8 +76,9 @@ def test_the_core_is_the_base_and_its_scalars_are_arrays() -> None:
     assert type(s) is xp.Array and isinstance(s, _hot.core.Core)
     assert s.shape == () and s.dtype == xp.float64 and s.device == a.device
     assert s._node.op == "CONST" and s._node.arg == 2.0     # (made when asked for)
+    assert hash(s) == hash(2.0)      # (a 0-d array hashes as NumPy's scalar would)
     with pytest.raises(TypeError, match="hash"):
-        hash(s)
+        hash(a)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

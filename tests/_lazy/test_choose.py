@@ -29,13 +29,19 @@ def scores(monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
 
 
 def test_auto_is_the_best_scored_device(scores: dict[str, float]) -> None:
-    devs = [d for d in registry.devices().values() if d.info.kind != "reference"]
+    # (one device per model: scores are per model, and identical GPUs tie on score, then
+    # go by free memory)
+    models: dict[str, object] = {}
+    for d in registry.devices().values():
+        if d.info.kind != "reference":
+            models.setdefault(d.info.description, d)
+    devs = list(models.values())
     for rank, dev in enumerate(devs):
         scores[dev.info.description] = 1e9 * (rank + 1)
-    assert xp.Device("auto") is devs[-1]
+    assert xp.Device("auto").info.description == devs[-1].info.description
     scores[devs[0].info.description] = 1e12
-    assert registry.get("auto") is devs[0]
-    assert xp.zeros(2, device="auto").device is devs[0]
+    assert registry.get("auto").info.description == devs[0].info.description
+    assert xp.zeros(2, device="auto").device.info.description == devs[0].info.description
 
 
 def test_never_the_reference_device_nor_one_without_room(scores: dict[str, float],

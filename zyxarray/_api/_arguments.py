@@ -59,9 +59,9 @@ SEQUENCE_PARAMETERS = frozenset({"arrays", "tup", "arys", "operands"})
 #: functions whose arguments are not converted: those that write into an argument (NumPy's
 #: refuse a list there, and so do these: a copy would lose the write), those that read the
 #: nesting of lists themselves (``block``), those that ask what an object is, and
-#: ``astype``, which takes only arrays in NumPy too
+#: ``astype``, which takes only arrays in NumPy too, and ``cond``, whose ``p`` is a norm order
 NOT_CONVERTED = frozenset({"fill_diagonal", "place", "put", "copyto", "put_along_axis",
-                           "block", "iterable", "explain", "astype"})
+                           "block", "iterable", "explain", "astype", "cond"})
 
 _LIKE_TYPES = frozenset({list, tuple, np.ndarray})
 _NUMBER_TYPES = frozenset({bool, int, float, complex})

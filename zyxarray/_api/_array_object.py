@@ -977,7 +977,27 @@ class Array(_hot.Base):
         from ._numpy_protocols import array_function
         return array_function(func, types, args, kwargs)
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        """A 0-d array hashes as its value (NumPy's scalars do: ``names[a[i]]``,
+        ``set(a)``, ``Counter(a)``); other arrays are unhashable, as NumPy's. (A 0-d array
+        written after it became a key is the caller's to avoid, as any mutable key.)"""
+        if self._node.shape != ():
+            raise TypeError(f"unhashable type: 'Array' (shape {self.shape}: only 0-d arrays, "
+                            "which stand for NumPy's scalars, hash)")
+        return hash(self._scalar("__hash__"))
+
+    def __contains__(self, value: Any) -> builtins.bool:
+        """``value in a``: NumPy's ``(a == value).any()``."""
+        from ._utility_functions import any as any_
+        return builtins.bool(any_(self == value))
+
+    def __divmod__(self, other: Any) -> Any:
+        from ._numpy_math import divmod_
+        return divmod_(self, other)
+
+    def __rdivmod__(self, other: Any) -> Any:
+        from ._numpy_math import divmod_
+        return divmod_(other, self)
 
 
 def _cupy_view(node: g.Node, copy: builtins.bool | None) -> Any:

@@ -601,9 +601,19 @@ def minimum(x1: Any, x2: Any, /) -> Array:
     return _binary("minimum", x1, x2, Op.MIN, "real-valued")
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Array:
+def clip(x: Any, /, min: Any = None, max: Any = None, out: Any = None, *, a_min: Any = None,
+         a_max: Any = None) -> Array:
     """Clamp x to [min, max]; a None bound is absent. The result keeps x's dtype and has
-    the broadcast shape of x and the array bounds (as NumPy)."""
+    the broadcast shape of x and the array bounds (as NumPy). NumPy's ``a_min``/``a_max``
+    name the bounds too; ``out`` is written in place."""
+    if a_min is not None or a_max is not None:
+        if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+            raise TypeError("clip: give each bound once (min or a_min, max or a_max)")
+        min = a_min if a_min is not None else min
+        max = a_max if a_max is not None else max
+    if out is not None:
+        from ._numpy_args import write_out
+        return write_out("clip", out, clip(x, min, max))
     x = _require_array("clip", x)
     check("clip", x.dtype, "real-valued")
     arrays = [b for b in (min, max) if isinstance(b, Array)]

@@ -512,12 +512,14 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
 def matrix_power(x: Any, n: int, /) -> Array:
     """``x`` multiplied by itself ``n`` times (identity for 0, powers of the inverse for
     negative ``n``), by repeated squaring."""
-    x = _matrices("matrix_power", x, square=True)
     try:
         n = operator.index(n)
     except TypeError:
         raise TypeError(f"matrix_power: n must be an integer, got {type(n).__name__}") \
             from None
+    # (integers keep their dtype for n >= 0, as NumPy's: exact products, not float64)
+    x = _matrices("matrix_power", x, square=True,
+                  category="numeric" if n >= 0 else "floating-point")
     if n == 0:
         from ._creation_functions import eye
         return Array._new(broadcast_node(eye(x.shape[-1], dtype=x.dtype,
@@ -892,3 +894,56 @@ def _chain_order(dims: list[int]) -> list[list[int]]:
                     cost[i][j] = c
                     split[i][j] = k
     return split
+
+
+def cond(x: Any, p: Any = None) -> Array:
+    """NumPy's ``linalg.cond``: the condition number of (a stack of) matrices in the norm
+    ``p``: for None, 2 and -2 the ratio of the largest and smallest singular values (inf for a
+    singular matrix), for the other matrix norms ('fro', 'nuc', 1, -1, inf, -inf) of square
+    matrices ``norm(x, p) * norm(inv(x), p)``."""
+    x = _matrices("cond", x)
+    if p is None or p == 2 or p == -2:
+        s = svdvals(x)
+        big, small = s[..., 0], s[..., -1]
+        return big / small if p != -2 else small / big
+    if p not in _MATRIX_ORDS:
+        raise ValueError(f"cond: invalid norm order {p!r} for matrices")
+    if x.shape[-1] != x.shape[-2]:
+        raise np.linalg.LinAlgError(f"cond: expected square matrices for p={p!r}, got shape "
+                                    f"{x.shape}")
+    return norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+
+
+def tensorinv(a: Any, ind: int = 2) -> Array:
+    """NumPy's ``linalg.tensorinv``: the inverse of ``a`` for ``tensordot`` over its first
+    ``ind`` axes (``a`` reshaped to a square matrix, inverted, reshaped back to
+    ``a.shape[ind:] + a.shape[:ind]``)."""
+    a = _array("tensorinv", a)
+    if ind <= 0:
+        raise ValueError(f"tensorinv: ind must be a positive integer, got {ind!r}")
+    old = a.shape
+    rows, cols = math.prod(old[:ind]), math.prod(old[ind:])
+    if rows != cols:
+        raise np.linalg.LinAlgError(f"tensorinv: the first {ind} axes of shape {old} hold "
+                                    f"{rows} elements, the others {cols}: not square")
+    from ._manipulation_functions import reshape
+    return reshape(inv(reshape(a, (rows, cols))), old[ind:] + old[:ind])
+
+
+def tensorsolve(a: Any, b: Any, axes: Any = None) -> Array:
+    """NumPy's ``linalg.tensorsolve``: ``x`` with ``tensordot(a, x, x.ndim) == b``; ``axes``
+    of ``a`` are first moved to the end."""
+    from ._manipulation_functions import permute_dims, reshape
+    a, b = _array("tensorsolve", a), _array("tensorsolve", b)
+    if axes is not None:
+        order = [k for k in range(a.ndim) if k not in
+                 {normalize_axis("tensorsolve", ax, a.ndim) for ax in axes}]
+        order += [normalize_axis("tensorsolve", ax, a.ndim) for ax in axes]
+        a = permute_dims(a, tuple(order))
+    shape = a.shape[b.ndim:]
+    n = math.prod(shape)
+    if math.prod(a.shape[:b.ndim]) != n or a.shape[:b.ndim] != b.shape:
+        raise np.linalg.LinAlgError(f"tensorsolve: a of shape {a.shape} and b of shape "
+                                    f"{b.shape} do not make a square system")
+    x = solve(reshape(a, (n, n)), reshape(b, (n, 1)))
+    return reshape(x, shape)

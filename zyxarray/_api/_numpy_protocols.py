@@ -97,6 +97,35 @@ def array_function(func: Any, types: Any, args: Any, kwargs: dict[str, Any]) -> 
     return fn(*args, **kwargs)
 
 
+def ufunc_call(name: str, fn: Any, inputs: tuple[Any, ...], out: Any, where: Any,
+               dtype: Any) -> Any:
+    """``fn(*inputs)`` with NumPy's ufunc keywords: ``dtype`` (the inputs cast to it),
+    ``out`` (an array or a tuple of one per output: written in place and returned) and
+    ``where`` (``out`` keeps its elements where it is false; without ``out`` they would be
+    undefined in NumPy, a TypeError here)."""
+    if out is not None and not isinstance(out, tuple):
+        out = (out,)
+    if out is not None and not all(isinstance(o, Array) for o in out):
+        raise TypeError(f"{name}: out= must be a zyxarray array, got "
+                        f"{', '.join(type(o).__name__ for o in out)}")
+    device = device_for(*inputs)
+    args = [as_array(x, device=device) for x in inputs]
+    if dtype is not None:
+        args = [as_array(a, dtype=dtype) for a in args]
+    result = fn(*args)
+    if out is None:
+        if where is not True:
+            raise TypeError(f"{name}: where= needs out= (the other elements would be "
+                            "undefined)")
+        return result
+    if isinstance(result, tuple):
+        return tuple(write_out(name, o, r) for o, r in zip(out, result))
+    if where is not True:
+        from ._searching_functions import where as select
+        result = select(as_array(where, device=device), result, out[0])
+    return write_out(name, out[0], result)
+
+
 def array_ufunc(ufunc: Any, method: str, inputs: tuple[Any, ...],
                 kwargs: dict[str, Any]) -> Any:
     """``Array.__array_ufunc__``."""
@@ -117,22 +146,7 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple[Any, ...],
         if kwargs:
             raise TypeError(f"numpy.{name} on zyxarray arrays: unsupported keywords "
                             f"{sorted(kwargs)}")
-        device = device_for(*inputs)
-        args = [as_array(x, device=device) for x in inputs]
-        if dtype is not None:
-            args = [as_array(a, dtype=dtype) for a in args]
-        result = fn(*args)
-        if out is None:
-            if where is not True:
-                raise TypeError(f"numpy.{name}: where= needs out= (the other elements "
-                                "would be undefined)")
-            return result
-        if isinstance(result, tuple):
-            return tuple(write_out(name, o, r) for o, r in zip(out, result))
-        if where is not True:
-            from ._searching_functions import where as select
-            result = select(as_array(where, device=device), result, out[0])
-        return write_out(name, out[0], result)
+        return ufunc_call(f"numpy.{name}", fn, inputs, out, where, dtype)
     if method in ("reduce", "accumulate") and name in (
             _REDUCE if method == "reduce" else _ACCUMULATE):
         target = (_REDUCE if method == "reduce" else _ACCUMULATE)[name]

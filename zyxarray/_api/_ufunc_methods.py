@@ -12,6 +12,9 @@ attaches the methods to the namespace's functions as attributes:
   several axes. Others (``subtract.reduce``) raise TypeError naming what to use.
 - ``accumulate(a, axis=0, dtype=None, out=None)`` for ``add`` and ``multiply``.
 - ``outer(a, b, out=None)`` for every binary function.
+- the call itself takes NumPy's ufunc keywords (``_keywords``): ``out`` (also third
+  positionally), ``where`` (with ``out``), ``dtype``; ``casting``, ``order``, ``subok``
+  accepted.
 - ``at(a, indices, b=None)``: applied in place at ``a[indices]``, once per occurrence of a
   repeated index. ``add`` and ``subtract`` run on the device, lazily: the values are summed
   per element with ``bincount``'s scatter-add, then added (float sums may round differently
@@ -22,6 +25,7 @@ attaches the methods to the namespace's functions as attributes:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -51,20 +55,54 @@ def _numpy_ufunc(name: str) -> Any:
 # Note: NumPy's ufuncs are objects of type np.ufunc; zyxarray's functions stay functions with
 # the methods as attributes, so isinstance(xp.add, np.ufunc) is false.
 def install(namespace: dict[str, Any]) -> None:
-    """Attach the methods to every function of ``namespace`` that NumPy has as a ufunc."""
+    """Put in ``namespace``, for every function that NumPy has as a ufunc, the function
+    taking NumPy's ufunc keywords (``_keywords``) with the methods attached."""
     for fn in set(v for v in namespace.values() if callable(v) and hasattr(v, "__name__")):
         uf = _numpy_ufunc(fn.__name__)
         if uf is None or uf.nout != 1 or uf.nin not in (1, 2) or isinstance(fn, type) or \
                 uf.signature is not None:      # (matmul, vecdot: generalized ufuncs)
             continue
         name = fn.__name__
-        fn.nin, fn.nout = uf.nin, 1
-        fn.identity = _REDUCE[name][1] if name in _REDUCE else uf.identity
-        fn.at = _at(fn, name, uf)
-        if uf.nin == 2:
-            fn.outer = _outer(fn, name)
-            fn.reduce = _reduce(name)
-            fn.accumulate = _accumulate(name)
+        call = _keywords(fn, uf.nin)
+        for key in [k for k, v in namespace.items() if v is fn]:
+            namespace[key] = call
+        _attach(call, fn, name, uf)
+
+
+def _keywords(fn: Any, nin: int) -> Any:
+    """``fn`` also taking NumPy's ufunc keywords: ``out`` (also third positionally, as
+    NumPy's), ``where``, ``dtype``, and ``casting``/``order``/``subok``/``signature``,
+    accepted and ignored (``np.divide(a, b, out=c, where=b != 0)``). Without them, the
+    function itself is called. ``inspect.signature`` shows the function's own (the standard's)
+    signature."""
+    from ._numpy_protocols import ufunc_call
+    name = fn.__name__
+    if nin == 2:
+        def call(x1: Any, x2: Any, /, out: Any = None, *, where: Any = True, dtype: Any = None,
+                 casting: str = "same_kind", order: str = "K", subok: bool = True,
+                 signature: Any = None) -> Any:
+            if out is None and where is True and dtype is None:
+                return fn(x1, x2)
+            return ufunc_call(name, fn, (x1, x2), out, where, dtype)
+    else:
+        def call(x: Any, /, out: Any = None, *, where: Any = True,  # type: ignore[misc]
+                 dtype: Any = None, casting: str = "same_kind", order: str = "K",
+                 subok: bool = True, signature: Any = None) -> Any:
+            if out is None and where is True and dtype is None:
+                return fn(x)
+            return ufunc_call(name, fn, (x,), out, where, dtype)
+    return functools.wraps(fn)(call)
+
+
+def _attach(fn: Any, base: Any, name: str, uf: Any) -> None:
+    """The ufunc methods and attributes on ``fn`` (``base``: the function they apply)."""
+    fn.nin, fn.nout = uf.nin, 1
+    fn.identity = _REDUCE[name][1] if name in _REDUCE else uf.identity
+    fn.at = _at(base, name, uf)
+    if uf.nin == 2:
+        fn.outer = _outer(base, name)
+        fn.reduce = _reduce(name)
+        fn.accumulate = _accumulate(name)
 
 
 def _outer(fn: Any, name: str) -> Any:

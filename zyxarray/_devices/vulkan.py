@@ -11,10 +11,10 @@ What it does:
   memory that the host cannot see is reached through a staging buffer;
 - programs: a shader module and compute pipeline per kernel (pipelines through a
   ``VkPipelineCache`` kept on disk in the kernel cache, ``vulkan/<model>.pipelines``); where
-  the device has ``bufferDeviceAddress`` (lavapipe and NVIDIA do) every buffer takes a
-  device address and kernels get the addresses with their int arguments (no descriptor per
-  buffer: buffers up to ``maxMemoryAllocationSize`` instead of ``maxStorageBufferRange``,
-  128 MiB on lavapipe; ``ZYXARRAY_VULKAN_ADDRESSES=0`` turns this off), else one
+  the device has ``bufferDeviceAddress`` and a storage-buffer range below
+  ``ADDRESSES_BELOW`` (lavapipe: 128 MiB), or ``ZYXARRAY_VULKAN_ADDRESSES=1``, every buffer
+  takes a device address and kernels get the addresses with their int arguments (no
+  descriptor per buffer: buffers up to ``maxMemoryAllocationSize``), else one
   storage-buffer binding per kernel buffer; the int64 and float arguments in push constants
   or, where they do not fit, two argument buffers; a push constant that offsets the
   work-group id so that a grid beyond ``maxComputeWorkGroupCount`` runs as several
@@ -42,6 +42,8 @@ from . import cache
 from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
 
 _vk: Any = None
+#: devices whose maxStorageBufferRange is below this take buffers by address by default
+ADDRESSES_BELOW = 1 << 30
 #: VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (Vulkan
 #: 1.2; the package's names for them are None)
 _USAGE_ADDRESS, _ALLOCATE_ADDRESS = 0x20000, 0x2
@@ -359,9 +361,13 @@ class VulkanDevice(Device):
         vk.vkGetPhysicalDeviceFeatures2(physical, vk.VkPhysicalDeviceFeatures2(pNext=have12))
         # buffer device addresses: kernels reach their buffers by address, so a buffer may
         # be larger than maxStorageBufferRange and a kernel may read more buffers than a
-        # stage can bind (ZYXARRAY_VULKAN_ADDRESSES=0 keeps descriptors)
-        self.addresses = bool(have12.bufferDeviceAddress) and \
-            _env.get(_env.VULKAN_ADDRESSES) != "0"
+        # stage can bind. By default only where that range is small (lavapipe's 128 MiB;
+        # NVIDIA's is 4 GiB, and its driver failed pipelines of integer ``sign`` kernels
+        # taking addresses: see docs/design.md); ZYXARRAY_VULKAN_ADDRESSES=1 or 0 decides.
+        wanted = _env.get(_env.VULKAN_ADDRESSES)
+        self.addresses = bool(have12.bufferDeviceAddress) and (
+            wanted == "1" if wanted in ("0", "1") else
+            int(limits.maxStorageBufferRange) < ADDRESSES_BELOW)
         v12 = vk.VkPhysicalDeviceVulkan12Features(storageBuffer8BitAccess=True, shaderInt8=True,
                                                   timelineSemaphore=True, pNext=v11,
                                                   bufferDeviceAddress=self.addresses)
