@@ -164,3 +164,64 @@ def test_numpy_functions_on_arrays(device: str) -> None:
         np.sum(x, out=np.zeros(()))
     # ufuncs compute in NumPy on the array's value
     np.testing.assert_array_equal(np.add(x, 1), a + 1)
+
+
+def test_ufunc_keywords_out_where_dtype(device: str) -> None:
+    """``np.divide(a, d, out=..., where=d > 0)`` and friends, as NumPy's ufuncs take them."""
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    d = np.array([2.0, 0.0])
+    xa, xd = xp.asarray(a, device=device), xp.asarray(d, device=device)
+    out = xp.zeros_like(xa)
+    got = xp.divide(xa, xd, out=out, where=xd > 0)
+    assert got is out
+    assert np.asarray(out).tolist() == np.divide(a, d, out=np.zeros_like(a), where=d > 0).tolist()
+    o = xp.zeros(2, device=device)
+    xp.add(xd, 1.0, o)                              # (out third, positionally)
+    assert np.asarray(o).tolist() == [3.0, 1.0]
+    assert xp.exp(xd, dtype=xp.float32).dtype == xp.float32
+    xp.negative(xd, out=(o,))
+    assert np.asarray(o).tolist() == [-2.0, -0.0]
+    with pytest.raises(TypeError, match="where= needs out="):
+        xp.sqrt(xd, where=xd > 0)
+    import inspect
+    assert list(inspect.signature(xp.add).parameters) == ["x1", "x2"]     # (the standard's)
+    assert xp.add.reduce(xa, axis=0).tolist() == [4.0, 6.0]
+
+
+def test_scalars_hash_and_containers(device: str) -> None:
+    labels = xp.asarray([3, 1, 3], device=device)
+    names = {1: "one", 3: "three"}
+    assert [names[v] for v in labels] == ["three", "one", "three"]
+    assert {int(v) for v in set(xp.asarray([1, 2, 2], device=device))} == {1, 2}
+    assert hash(xp.asarray(2.5, device=device)) == hash(2.5)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(labels)
+    grid = xp.reshape(xp.arange(6, device=device), (2, 3))
+    assert 4 in grid and 9 not in grid
+    q, r = divmod(xp.asarray([7, -7], device=device), 3)
+    assert np.asarray(q).tolist() == [2, -3] and np.asarray(r).tolist() == [1, 2]
+    q, r = divmod(7, xp.asarray([2, 3], device=device))
+    assert np.asarray(q).tolist() == [3, 2] and np.asarray(r).tolist() == [1, 1]
+    x = xp.asarray([1, 5, 9], device=device)
+    assert np.asarray(xp.clip(x, a_min=2, a_max=4)).tolist() == [2, 4, 4]
+    with pytest.raises(TypeError, match="once"):
+        xp.clip(x, 1, a_min=2)
+
+
+def test_more_linalg_names() -> None:
+    m = xp.linalg.matrix_power(xp.asarray([[1, 1], [1, 0]]), 80)
+    assert m.dtype == xp.int64 and int(m[0, 0]) == 37889062373143906
+    assert xp.linalg.matrix_power(xp.asarray([[1, 2], [3, 4]], dtype=xp.int32), 0).dtype == \
+        xp.int32
+    r = np.random.default_rng(0).standard_normal((4, 4))
+    for p in (None, 2, -2, "fro", "nuc", 1, -1, np.inf, -np.inf):
+        assert float(xp.linalg.cond(xp.asarray(r), p)) == pytest.approx(np.linalg.cond(r, p))
+    t = np.eye(24).reshape(4, 6, 8, 3) + 0.1 * np.random.default_rng(1).standard_normal(
+        (4, 6, 8, 3))
+    np.testing.assert_allclose(np.asarray(xp.linalg.tensorinv(xp.asarray(t), ind=2)),
+                               np.linalg.tensorinv(t, ind=2), rtol=1e-9, atol=1e-12)
+    a = np.random.default_rng(2).standard_normal((6, 2, 3))
+    b = np.random.default_rng(3).standard_normal((2, 3))
+    np.testing.assert_allclose(
+        np.asarray(xp.linalg.tensorsolve(xp.asarray(a), xp.asarray(b), axes=(0,))),
+        np.linalg.tensorsolve(a, b, axes=(0,)), rtol=1e-9, atol=1e-12)
