@@ -70,27 +70,28 @@ def install(namespace: dict[str, Any]) -> None:
 
 
 def _keywords(fn: Any, nin: int) -> Any:
-    """``fn`` also taking NumPy's ufunc keywords: ``out`` (also third positionally, as
-    NumPy's), ``where``, ``dtype``, and ``casting``/``order``/``subok``/``signature``,
-    accepted and ignored (``np.divide(a, b, out=c, where=b != 0)``). Without them, the
-    function itself is called. ``inspect.signature`` shows the function's own (the standard's)
-    signature."""
+    """``fn`` also taking NumPy's ufunc keywords: ``out`` (also after the inputs,
+    positionally, as NumPy's), ``where``, ``dtype``, and ``casting``/``order``/``subok``/
+    ``signature``, accepted and ignored (``np.divide(a, b, out=c, where=b != 0)``). Without
+    them, or with arguments ``fn`` does not take (its own error then), the function itself is
+    called. Arrays on different devices among the inputs, ``out`` and ``where`` are refused
+    before any work. ``inspect.signature`` shows the function's own (the standard's)."""
+    from ._arguments import mixed_devices
     from ._numpy_protocols import ufunc_call
     name = fn.__name__
-    if nin == 2:
-        def call(x1: Any, x2: Any, /, out: Any = None, *, where: Any = True, dtype: Any = None,
-                 casting: str = "same_kind", order: str = "K", subok: bool = True,
-                 signature: Any = None) -> Any:
-            if out is None and where is True and dtype is None:
-                return fn(x1, x2)
-            return ufunc_call(name, fn, (x1, x2), out, where, dtype)
-    else:
-        def call(x: Any, /, out: Any = None, *, where: Any = True,  # type: ignore[misc]
-                 dtype: Any = None, casting: str = "same_kind", order: str = "K",
-                 subok: bool = True, signature: Any = None) -> Any:
-            if out is None and where is True and dtype is None:
-                return fn(x)
-            return ufunc_call(name, fn, (x,), out, where, dtype)
+
+    def call(*args: Any, out: Any = None, where: Any = True, dtype: Any = None,
+             casting: str = "same_kind", order: str = "K", subok: bool = True,
+             signature: Any = None, **kwargs: Any) -> Any:
+        if len(args) == nin + 1 and out is None and not kwargs:
+            args, out = args[:nin], args[nin]
+        if (out is None and where is True and dtype is None) or kwargs or len(args) != nin:
+            return fn(*args, **kwargs)
+        outs = out if isinstance(out, tuple) else (out,)
+        devices = {a.device for a in (*args, *outs, where) if isinstance(a, Array)}
+        if len(devices) > 1:
+            raise mixed_devices(name, devices)
+        return ufunc_call(name, fn, args, out, where, dtype)
     return functools.wraps(fn)(call)
 
 

@@ -39,7 +39,7 @@ from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Prog
 
 KERNEL_NAME = "zx_kernel"
 #: build options of every program (a device's ``build_options`` attribute overrides them)
-BUILD_OPTIONS = ("-cl-std=CL1.2",)
+BUILD_OPTIONS = ("-cl-std=CL1.2", "-w")   # (-w: a warning is not ours to print)
 #: cache entries: magic, the binary's SHA-256 (hex), newline, the binary
 _MAGIC = b"zyxarray-opencl-binary-1\n"
 
