@@ -49,7 +49,10 @@ def _worker(device: str, target: int, deadline: float, chunk: int, counter: Any,
         done[0] += 1
 
     failed = 0
+    parent = os.getppid()
     while time.time() < deadline and counter.value < target and failed < MAX_FAILURES:
+        if os.getppid() != parent:      # (the campaign was killed: stop, not fuzz on alone)
+            break
         done[0] = 0
         try:
             one()
