@@ -118,8 +118,9 @@ KNOWN_ANSWERS = [
 def test_philox_known_answers(device: str) -> None:
     for counter, key, expected in KNOWN_ANSWERS:
         words = tuple(xp.asarray([c], dtype=xp.uint64, device=device)._node for c in counter)
-        keys = _random_sampling._round_keys(key[0] | key[1] << 32)
-        out = _random_sampling._philox(words, keys, xp.asarray(0, device=device).device)
+        first = _random_sampling._round_keys(key[0] | key[1] << 32)[0]
+        assert first == key         # (the other round keys: computed in the kernel)
+        out = _random_sampling._philox(words, first, xp.asarray(0, device=device).device)
         got = tuple(int(np.asarray(xp.Array._new(w))[0]) for w in out)  # type: ignore
         assert got == expected, [hex(v) for v in got]
 
@@ -133,9 +134,13 @@ def test_draw_is_one_fused_kernel_reading_no_memory(device: str) -> None:
     inputs = [i for i in kernel.ir.instrs if i.op == Op.BUF and not i.arg[2]]
     assert inputs == [], "the numbers come from the index, not from memory"
     # into a reduction too, and a normal draw scaled by an array parameter
-    assert len(xp.explain(xp.sum(rng.random(1000)))) == 1
+    # (counted outside the asserts: pytest's rewriting keeps the draw alive there, and a
+    # draw a live array shows is stored with the graph, as it is deep: schedule._held)
+    kernels = len(xp.explain(xp.sum(rng.random(1000))))
+    assert kernels == 1
     loc = xp.asarray(np.arange(3.0), device=device)
-    assert len(xp.explain(rng.normal(loc, 2.0, size=(4, 3)) * 3)) == 1
+    kernels = len(xp.explain(rng.normal(loc, 2.0, size=(4, 3)) * 3))
+    assert kernels == 1
 
 
 def test_calls_reuse_their_kernel(device: str) -> None:
