@@ -30,7 +30,7 @@ import numpy as np
 from .._codegen.ir import Op
 from .._devices.base import Device, export_host
 from .._lazy import graph as g
-from .._lazy.realize import read_scalar, realize, store_element, to_host, write_region
+from .._lazy.realize import bound_depth, read_scalar, realize, store_element, to_host, write_region
 from .._lazy.view import ShapeTracker, View, compose
 from . import _dtypes as dt
 from . import _hot
@@ -83,7 +83,7 @@ def _operator(name: str, reflected: builtins.bool = False) -> Callable[[Array, A
         out._node = n
         out._alias = None
         if n.depth > g.MAX_DEPTH:
-            realize(n)
+            bound_depth(n)
         return out
 
     method.__name__ = f"__{'r' if reflected else ''}{_DUNDER[name]}__"
@@ -192,7 +192,7 @@ class _Storage:
         else:
             self.node = g.setitem(self.node, value, region)
             if self.node.depth > g.MAX_DEPTH:
-                realize(self.node)
+                bound_depth(self.node)
         self._refresh()
 
     def _exclusive(self) -> builtins.bool:
@@ -253,7 +253,7 @@ class Array(_hot.Base):
         obj._alias = None
         if node.depth > g.MAX_DEPTH:
             # bound the pending graph: long loops without observation stay cheap to schedule
-            realize(node)
+            bound_depth(node)
         return obj
 
     @classmethod

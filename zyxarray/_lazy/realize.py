@@ -551,6 +551,19 @@ def write_region(node: Node, value: Node, region: tuple) -> None:
     run_plan(plan)
 
 
+def bound_depth(node: Node) -> None:
+    """Realize ``node``, whose graph grew past ``graph.MAX_DEPTH`` (the operators call this:
+    a long loop that observes nothing). The values live arrays still show are not stored
+    with it (``schedule._held``): in ``x = x + 1`` the array about to be rebound still shows
+    the previous value, which nothing will read again."""
+    from . import schedule as sched
+    sched.held_enabled[0] = False
+    try:
+        realize(node)
+    finally:
+        sched.held_enabled[0] = True
+
+
 def realize(*nodes: Node) -> None:
     """Compute every pending node that ``nodes`` (or their views) need."""
     if len(nodes) == 1 and not graph.pending_files and not _debug.active():

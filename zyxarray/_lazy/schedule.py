@@ -633,6 +633,8 @@ def _moved(st: ShapeTracker, delta: int) -> ShapeTracker:
 #: a graph at least this deep stores the pending values that something outside it still
 #: refers to (``_held``)
 HELD_DEPTH = 16
+#: off while ``realize.bound_depth`` realizes a graph that grew past MAX_DEPTH
+held_enabled = [True]
 
 
 def _held(targets: list[Node], nodes: list[Node]) -> list[Node]:
@@ -643,7 +645,7 @@ def _held(targets: list[Node], nodes: list[Node]) -> list[Node]:
     a new structure, each compiled and each longer than the last. ``nodes`` is the graph
     (``_structure``'s); what refers to a node from inside is ``nodes`` and its parents'
     source tuples."""
-    if max((t.depth for t in targets), default=0) < HELD_DEPTH:
+    if not held_enabled[0] or max((t.depth for t in targets), default=0) < HELD_DEPTH:
         return []
     inside: dict[int, int] = {}     # node -> references from inside: parents, ``nodes``
     for n in nodes:
