@@ -81,23 +81,12 @@ def _round_keys(key: int) -> list[tuple[int, int]]:
             for i in range(10)]
 
 
-def _philox(counter: tuple[Word, Word, Word, Word], key: tuple[Word, Word],
+def _philox(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word, Word]],
             device: Device) -> tuple[Word, Word, Word, Word]:
     """Philox4x32-10 of ``counter``: four words below 2**32. Round i maps (c0, c1, c2, c3)
-    to (hi(M1 c2) ^ c1 ^ k0_i, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1_i, lo(M0 c0)), the round keys
-    ``key`` plus i times the Weyl increments, computed in the kernel from the key's two
-    arguments (over the draw's shape, so that a reduction of a draw stays one kernel; the
-    compilers hoist them out of the loop over elements)."""
+    to (hi(M1 c2) ^ c1 ^ k0_i, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1_i, lo(M0 c0))."""
     c0, c1, c2, c3 = counter
     m0, m1 = _PHILOX_M
-    shape = next(c.shape for c in counter if isinstance(c, g.Node))
-    k0, k1 = (g.broadcast(k, shape) if isinstance(k, g.Node) and k.shape != shape else k
-              for k in key)
-    round_keys = [(k0, k1)]
-    for _ in range(9):
-        k0 = _w(Op.AND, _w(Op.ADD, k0, _PHILOX_W[0], device), _M32, device)
-        k1 = _w(Op.AND, _w(Op.ADD, k1, _PHILOX_W[1], device), _M32, device)
-        round_keys.append((k0, k1))
     for k0, k1 in round_keys:
         p0 = _w(Op.MUL, c0, m0, device)
         p1 = _w(Op.MUL, c2, m1, device)
@@ -168,11 +157,8 @@ class _Draw:
     ``offset + i``; its block ``b`` is Philox of (counter, b, 0), four 32-bit words."""
 
     def __init__(self, key: int, offset: int, shape: tuple[int, ...], device: Device) -> None:
-        # the key's halves are the draw's two arguments; the other round keys follow in the
-        # kernel (``_philox``), not as 18 more arguments: a kernel of several draws had
-        # dozens of 64-bit arguments (SGPR spills on AMD GPUs, issue 16)
-        k0, k1 = _round_keys(key)[0]
-        self.round_keys = (_fresh(k0, _U64, device), _fresh(k1, _U64, device))
+        self.round_keys: list[tuple[Word, Word]] = [
+            (_fresh(k0, _U64, device), _fresh(k1, _U64, device)) for k0, k1 in _round_keys(key)]
         self.shape = shape
         self.device = device
         index = g.cast(g.reshape(g.iota(math.prod(shape), device), shape), _U64)
