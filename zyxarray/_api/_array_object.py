@@ -269,11 +269,7 @@ class Array(_hot.Base):
         if node.op == "VIEW" and node.srcs[0] is storage.node:
             st = node.arg      # (a view of the storage's own node says where it looks)
         else:
-            probe = g.probe(source._node.shape, source._node.dtype, source._node.device)
-            rel = make(probe, *args)
-            st = (View.contiguous(rel.shape),) if rel is probe else rel.arg
-            if within is not None:
-                st = compose(st, within)
+            st = _within(source._node, within, make, *args)
         if len(st) != 1 or st[0].mask is not None:
             return cls._new(node)
         return cls._member(storage, st, node, writeable and source_writeable)
@@ -285,9 +281,13 @@ class Array(_hot.Base):
         if node is None:
             node = g.view_of(storage.node, st, st[0].shape)
         out = cls._new(node)
-        out._alias = (storage, st, writeable)
-        storage.add(out)
+        out._join(storage, st, writeable)
         return out
+
+    def _join(self, storage: _Storage, st: ShapeTracker, writeable: builtins.bool) -> None:
+        """Make this array (its node already showing ``storage`` through ``st``) a member."""
+        self._alias = (storage, st, writeable)
+        storage.add(self)
 
     @staticmethod
     def _resolve_row(row: Array, alias: tuple, node0: g.Node, base: g.Node, i: int) -> None:
@@ -296,17 +296,13 @@ class Array(_hot.Base):
         would have made then; its node shows the storage's value now (NumPy's view shows
         the writes made since)."""
         storage, within, writeable = alias
-        probe = g.probe(base.shape, base.dtype, base.device)
-        st = g.index_first(probe, i).arg
-        if within is not None:
-            st = compose(st, within)
+        st = _within(base, within, g.index_first, i)
         if len(st) != 1 or st[0].mask is not None:     # (not one window: a copy, as _view)
             row._node = g.index_first(base, i)
             row._alias = None
             return
         row._node = g.view_of(storage.node, st, st[0].shape)
-        row._alias = (storage, st, writeable)
-        storage.add(row)
+        row._join(storage, st, writeable)
 
     def _storage(self) -> _Storage:
         """The storage this array shares with its views (made on first use)."""
@@ -998,6 +994,17 @@ class Array(_hot.Base):
     def __rdivmod__(self, other: Any) -> Any:
         from ._numpy_math import divmod_
         return divmod_(other, self)
+
+
+def _within(node: g.Node, within: ShapeTracker | None, make: Callable[..., g.Node],
+            *args: Any) -> ShapeTracker:
+    """Where ``make(node, *args)`` looks in the storage that ``node`` shows through
+    ``within`` (None: the storage's own layout), learnt by applying ``make`` to a
+    placeholder of node's shape."""
+    probe = g.probe(node.shape, node.dtype, node.device)
+    rel = make(probe, *args)
+    st = (View.contiguous(rel.shape),) if rel is probe else rel.arg
+    return st if within is None else compose(st, within)
 
 
 def _cupy_view(node: g.Node, copy: builtins.bool | None) -> Any:

@@ -470,23 +470,27 @@ class SpirvRenderer:
         must say its alignment (the element's size)."""
         return (MEMORY_ALIGNED, self.stored(dtype).itemsize) if ptr in self.psb else ()
 
-    def _int_arg(self, index: int) -> int:
-        """Int argument ``index`` (an int64), from the push constants or their buffer."""
+    def _argument(self, integer: bool, index: int) -> int:
+        """Int (int64) or float argument ``index``, from the push constants or their
+        buffer."""
         m = self.m
-        dt = np.dtype(np.int64)
+        dt = np.dtype(np.int64) if integer else self.float_dtype
         if self.arguments is not None:
+            member = self.push_member["int" if integer else "float"]
             p = m.value(OpAccessChain, self.ptr(SC_PUSH_CONSTANT, self.t(dt)),
-                        self.push_var, self.const(self.push_member["int"], np.int32),
+                        self.push_var, self.const(member, np.int32),
                         self.const(index, np.int32))
         else:
-            p = self._element_ptr(self.int_var, dt, self.const(index, np.int64))
+            var = self.int_var if integer else self.float_var
+            p = self._element_ptr(var, dt, self.const(index, np.int64))
         return m.value(OpLoad, self.t(dt), p)
 
     def _buffer_pointer(self, b: int) -> int:
         """Buffer ``b`` of an addressed kernel: a PhysicalStorageBuffer pointer to its
         ``Block`` made from its address."""
         m = self.m
-        address = m.value(OpBitcast, self.t(np.uint64), self._int_arg(self.addressed_from + b))
+        address = m.value(OpBitcast, self.t(np.uint64),
+                          self._argument(True, self.addressed_from + b))
         block = self._block(np.dtype(self.k.buffers[b][0]))
         p = m.value(OpConvertUToPtr, self.ptr(SC_PHYSICAL_STORAGE_BUFFER, block), address)
         self.psb.add(p)
@@ -502,17 +506,8 @@ class SpirvRenderer:
                 else self.buf_vars[x.arg[0]]
         elif op in (Op.INT_ARG, Op.FLOAT_ARG):
             # (float32 on a device without float64: the CAST that follows is then a no-op)
-            dt = np.dtype(np.int64) if op is Op.INT_ARG else self.float_dtype
-            if self.arguments is not None:
-                member = self.push_member["int" if op is Op.INT_ARG else "float"]
-                p = m.value(OpAccessChain, self.ptr(SC_PUSH_CONSTANT, self.t(dt)),
-                            self.push_var, self.const(member, np.int32),
-                            self.const(x.arg, np.int32))
-            else:
-                var = self.int_var if op is Op.INT_ARG else self.float_var
-                p = self._element_ptr(var, dt, self.const(x.arg, np.int64))
-            self.ids[i] = m.value(OpLoad, self.t(dt), p)
-            self.actual[i] = dt
+            self.ids[i] = self._argument(op is Op.INT_ARG, x.arg)
+            self.actual[i] = np.dtype(np.int64) if op is Op.INT_ARG else self.float_dtype
         elif op is Op.CONST:
             self.ids[i] = self.const(x.arg, x.dtype)
             if np.dtype(x.dtype).kind in "iu":

@@ -23,12 +23,12 @@ from .. import _debug
 from .._codegen import render
 from .._codegen.ir import Kernel
 from .._devices import library
-from .._devices.base import Device, Program, host_memory
+from .._devices.base import Buffer, Device, Program, host_memory
 from . import graph, tune
 from .files import load_files
 from .graph import Node
 from .lower import Canonical, _const_arguments, canonicalize, forget, lower, phases, scratch
-from .schedule import KernelPlan, LibraryStep, keyed_kernel, memo_stats, schedule
+from .schedule import KernelPlan, LibraryStep, held_enabled, keyed_kernel, memo_stats, schedule
 from .view import contiguous_strides, span
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
@@ -191,21 +191,30 @@ def run_library(step: LibraryStep) -> None:
         return
     host_array = getattr(device, "host_array", None)
     inputs = [_host_input(n, host_array) for n in step.inputs]
-    buf = device.alloc(out.nbytes)
     if host_array is not None:
-        memory = host_memory(buf, out.dtype)
-        assert memory is not None
-        target = memory.reshape(out.shape)
-        library.run_host(step.name, inputs, target, step.params)
+        buf = _run_host(step.name, inputs, step.params, device, out.dtype, out.shape)
     else:
+        buf = device.alloc(out.nbytes)
         _debug.log("launch", f"{device.name}: {step.name} runs on the host (round trip)")
         target = np.empty(out.shape, out.dtype)
         library.run_host(step.name, inputs, target, step.params)
         device.copy_in(buf, target)
+        stats["kernels"] += 1
     if _debug.enabled("launch"):
         _debug.log("launch", f"{device.name}: library {step.name} -> {list(out.shape)}")
-    stats["kernels"] += 1
     out.set_buffer(buf)
+
+
+def _run_host(name: str, inputs: list[np.ndarray], params: dict[str, Any], device: Any,
+              dtype: np.dtype, shape: tuple[int, ...]) -> Buffer:
+    """A new buffer of ``device`` (whose memory is the host's) holding the host library
+    op ``name`` of ``inputs``."""
+    buf = device.alloc(math.prod(shape) * dtype.itemsize)
+    memory = host_memory(buf, dtype)
+    assert memory is not None
+    library.run_host(name, inputs, memory.reshape(shape), params)
+    stats["kernels"] += 1
+    return buf
 
 
 def _host_input(node: Node, host_array: Any) -> np.ndarray:
@@ -240,12 +249,8 @@ def library_now(name: str, srcs: tuple[Node, ...], params: dict[str, Any], dtype
         if not n.shape or n.base().buffer is None or not n.size:
             return None
         inputs.append(_host_input(n, host_array))
-    buf = device.alloc(math.prod(shape) * dtype.itemsize)
-    memory = host_memory(buf, dtype)
-    assert memory is not None
-    library.run_host(name, inputs, memory.reshape(shape), params)
-    stats["kernels"] += 1
-    return graph.buffer_node(buf, dtype, shape)
+    return graph.buffer_node(_run_host(name, inputs, params, device, dtype, shape), dtype,
+                             shape)
 
 
 def run_plan(plan: KernelPlan | LibraryStep) -> None:
@@ -556,12 +561,11 @@ def bound_depth(node: Node) -> None:
     a long loop that observes nothing). The values live arrays still show are not stored
     with it (``schedule._held``): in ``x = x + 1`` the array about to be rebound still shows
     the previous value, which nothing will read again."""
-    from . import schedule as sched
-    sched.held_enabled[0] = False
+    held_enabled[0] = False
     try:
         realize(node)
     finally:
-        sched.held_enabled[0] = True
+        held_enabled[0] = True
 
 
 def realize(*nodes: Node) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -643,31 +644,26 @@ def _held(targets: list[Node], nodes: list[Node]) -> list[Node]:
     ``float(p.sum())`` every step), or another pending graph. Realizing the targets stores
     them too. Otherwise the next step's graph holds this one whole: one kernel per step of
     a new structure, each compiled and each longer than the last. ``nodes`` is the graph
-    (``_structure``'s); what refers to a node from inside is ``nodes`` and its parents'
-    source tuples."""
+    (``_structure``'s, each node once); what refers to a node from inside is ``nodes`` and
+    its parents' source tuples."""
     if not held_enabled[0] or max((t.depth for t in targets), default=0) < HELD_DEPTH:
         return []
-    inside: dict[int, int] = {}     # node -> references from inside: parents, ``nodes``
+    parents: dict[int, int] = {}    # node -> the source tuples in the graph that hold it
     for n in nodes:
-        inside[id(n)] = inside.get(id(n), 0) + 1       # (``nodes`` may list a node twice)
         for src in n.srcs:
-            inside[id(src)] = inside.get(id(src), 0) + 1
+            parents[id(src)] = parents.get(id(src), 0) + 1
     n = src = None      # (the loops' variables would count as references below)
     asked = {id(t) for t in targets}
     out: list[Node] = []
-    seen: set[int] = set()
     for n in nodes:
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        # (and this loop's ``n`` and getrefcount's argument)
+        # (the references from here: ``nodes``, this loop's ``n``, getrefcount's argument)
         if (n.op == "ALU" or n.op == "CAST") and n.buffer is None and id(n) not in asked \
-                and n.depth > 1 and sys.getrefcount(n) > 2 + inside[id(n)]:
+                and n.depth > 1 and sys.getrefcount(n) > 3 + parents.get(id(n), 0):
             out.append(n)
     return out
 
 
-def _schedule(targets: list[Node], held: list[Node] = ()) -> list[KernelPlan | LibraryStep]:  # type: ignore[assignment]
+def _schedule(targets: list[Node], held: Sequence[Node] = ()) -> list[KernelPlan | LibraryStep]:
     """Plan every node that must be stored: the targets, what is ``held`` (see ``_held``),
     and whatever their plans cannot inline (unfusable nodes, reductions that two kernels
     would both compute, values read through a second view at a cost). Each node is planned
