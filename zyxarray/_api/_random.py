@@ -685,11 +685,13 @@ class RandomState:
 
 
 def _legacy_method(name: str) -> Any:
-    """RandomState's ``name``: the Generator's, with NumPy's legacy parameters."""
+    """RandomState's ``name``: the Generator's, with NumPy's legacy parameters (its
+    ``_legacy_<name>`` where the legacy checks differ)."""
     params = LEGACY[name]
+    target = f"_legacy_{name}" if hasattr(Generator, f"_legacy_{name}") else name
 
     def method(self: RandomState, *args: Any, **kwargs: Any) -> Array:
-        return getattr(self._gen, name)(*args, **kwargs)
+        return getattr(self._gen, target)(*args, **kwargs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = (f"{name}({', '.join(params + ('size',))}): as "
                       f"``Generator.{name}``.")

@@ -8,13 +8,27 @@ Layer: ``_api``. Each is an exact transform of the Philox draws of ``_random_sam
   ``pareto``, ``power``, ``rayleigh``, ``standard_cauchy`` (tan of a uniform angle),
   ``triangular``, ``geometric`` (int64);
 - from a normal: ``lognormal``;
+- ``wald`` by Michael, Schucany and Haas's transformation ("Generating random variates
+  using transformations with multiple roots", 1976): a normal and a uniform, no rejection;
+- ``vonmises`` by Best and Fisher's rejection from a wrapped Cauchy ("Efficient simulation
+  of the von Mises distribution", 1979), its terms written without cancellation so that it
+  is exact for every kappa (no uniform or normal approximation at the ends): each attempt
+  accepted with probability above 0.657 (its infimum, approached as kappa grows), with
+  ``VONMISES_ATTEMPTS`` attempts (all fail with probability below 1.5e-16; mu then);
 - gammas by Marsaglia and Tsang's method ("A simple method for generating gamma variables",
   2000): a normal and a uniform per attempt, accepted with probability above 0.95 for shape
   >= 1, with ``GAMMA_ATTEMPTS`` independent attempts laid along an axis that a reduction
   walks (``_first_accepted``: all fail with probability below 1e-20; the mean is returned
   then); a shape below 1 draws shape + 1 and scales by u ** (1 / shape). From them:
   ``standard_gamma``, ``gamma``, ``chisquare``, ``beta``, ``standard_t``, ``f``,
-  ``negative_binomial`` (a Poisson of a gamma) and ``dirichlet``.
+  ``negative_binomial`` (a Poisson of a gamma) and ``dirichlet``;
+- ``noncentral_chisquare``: (Z + sqrt(nonc))**2 + chi2(df - 1) for df > 1, a Poisson
+  mixture chi2(df + 2 N), N ~ Poisson(nonc / 2), for df <= 1 (only the branches that the
+  host-known df need are built); ``noncentral_f`` from it and a chi-square.
+
+The integer distributions that remain (``zipf``, ``logseries``, ``hypergeometric``,
+``multinomial``, ``multivariate_hypergeometric``) are in ``_random_discrete``, whose mixin
+``Distributions`` extends.
 
 The numbers differ from NumPy's (another generator and other methods), the distributions
 do not. Parameters broadcast as NumPy's do; invalid ones raise NumPy's ValueError where
@@ -30,11 +44,14 @@ from . import _dtypes as dt
 from . import _elementwise_functions as ew
 from ._array_object import Array
 from ._data_type_functions import astype
+from ._random_discrete import DISCRETE_LEGACY, DiscreteDistributions
 from ._random_sampling import (
+    _bounds,
     _check,
     _Draw,
     _first_accepted,
     _float64_on,
+    _host,
     _operand,
     _out_shape,
     _poisson,
@@ -47,6 +64,10 @@ from ._statistical_functions import sum as reduce_sum
 
 #: independent attempts of the gamma sampler (each accepted with probability > 0.95)
 GAMMA_ATTEMPTS = 16
+#: independent attempts of the von Mises sampler: each is accepted with probability above
+#: 0.6577 (the infimum over kappa, computed by integrating the acceptance over the angle),
+#: so all 34 fail with probability below 0.3423**34 < 1.5e-16
+VONMISES_ATTEMPTS = 34
 
 
 def _setup(gen: Any, name: str, size: Any, device: Any, *params: Any
@@ -88,8 +109,68 @@ def _standard_gamma(draw: _Draw, shape_: Array, work: dt.DType) -> Array:
     return where(shape_ == 0.0, 0.0, where(shape_ > 0.0, out, math.nan))
 
 
-class Distributions:
-    """The methods ``Generator`` gets from this module (a mixin)."""
+def _vonmises_attempt(draw: _Draw, kappa: Array, rho: Array, gap: Array,
+                      spread: Array) -> tuple[Array, Array]:
+    """One Best-Fisher attempt: (accepted, angle). The proposal is wrapped Cauchy of
+    parameter rho, drawn as 2 atan(t) with t = spread tan(pi (u - 1/2)) Cauchy (spread =
+    (1 - rho) / (1 + rho)); it is accepted with probability c exp(1 - c), c = kappa (r -
+    cos angle), r = (1 + rho**2) / (2 rho), here kappa ((1 - rho)**2 / (2 rho) + 2 sin(angle
+    / 2)**2): a sum of positive terms, exact where kappa is huge (r - cos angle is tiny
+    there and the textbook form cancels) or tiny (r huge)."""
+    work = kappa.dtype
+    t = spread * ew.tan((draw.unit(0, 0, work) - 0.5) * math.pi)
+    t2 = t * t
+    c = kappa * (gap * gap / (rho * 2.0) + t2 / (t2 + 1.0) * 2.0)
+    v = draw.unit(0, 1, work, open_low=True)
+    return ew.log(v) <= ew.log(c) + 1.0 - c, ew.atan(t) * 2.0
+
+
+def _vonmises(draw: _Draw, kappa: Array, work: dt.DType) -> Array:
+    """von Mises angles around 0 of concentration ``kappa`` (>= 0), in (-pi, pi). Kappa is
+    clipped to [1e-30, 1e300] (1e30 in float32): the densities differ from the uniform, or
+    from the point mass, by less than the precision of the result there."""
+    k = ew.clip(kappa, 1e-30, 1e300 if work == dt.float64 else 1e30)
+    s = ew.hypot(k * 2.0, 1.0)                  # sqrt(1 + 4 kappa**2)
+    tau = s + 1.0
+    w = ew.sqrt(tau * 2.0)
+    rho = k * 2.0 / (tau + w)
+    # 1 - rho = (tau + w - 2 kappa) / (tau + w), with s - 2 kappa = 1 / (s + 2 kappa)
+    gap = (1.0 / (s + k * 2.0) + 1.0 + w) / (tau + w)
+    found, angle = _first_accepted(draw, [k, rho, gap, gap / (2.0 - gap)],
+                                   VONMISES_ATTEMPTS, _vonmises_attempt)
+    return where(found, angle, 0.0)
+
+
+def _noncentral_chisquare(gen: Any, draw: _Draw, df: Array, nonc: Array, work: dt.DType,
+                          host_df: Any, host_nonc: Any) -> Array:
+    """Noncentral chi-square variates (df > 0, nonc >= 0): (Z + sqrt(nonc))**2 +
+    chi2(df - 1) where df > 1, chi2(df + 2 N) with N ~ Poisson(nonc / 2) where df <= 1; a
+    branch no element needs (df known on the host) is not built."""
+    shape, dev = draw.shape, draw.device
+    lo, hi = _bounds(host_df)
+    normal = mixture = None
+    if hi is None or hi > 1.0:
+        z = _standard_normal(draw, work) + ew.sqrt(nonc)
+        rest = _standard_gamma(gen._draw(shape, dev), ew.maximum(df - 1.0, 0.0) * 0.5, work)
+        normal = z * z + rest * 2.0
+    if lo is None or lo <= 1.0:
+        small, large = _bounds(host_nonc)
+        lam = astype(nonc, _float64_on("noncentral_chisquare", dev)) * 0.5
+        n = _poisson(gen._draw(shape, dev), ew.maximum(lam, 0.0),
+                     None if small is None else small / 2,
+                     None if large is None else large / 2)
+        shape_ = df * 0.5 + astype(n, work)
+        mixture = _standard_gamma(gen._draw(shape, dev), shape_, work) * 2.0
+    if normal is None:
+        assert mixture is not None
+        return mixture
+    if mixture is None:
+        return normal
+    return where(df > 1.0, normal, mixture)
+
+
+class Distributions(DiscreteDistributions):
+    """The methods ``Generator`` gets from this module and ``_random_discrete`` (a mixin)."""
 
     _device_for: Any
     _draw: Any
@@ -188,6 +269,32 @@ class Distributions:
         k = where(q >= 1.0, 1.0, ew.maximum(k, 1.0))
         return astype(where((q > 0.0) & (q <= 1.0), k, -1.0), dt.int64)
 
+    def wald(self, mean: Any, scale: Any, size: Any = None, *, device: Any = None) -> Array:
+        """Wald (inverse Gaussian) variates of mean ``mean`` and shape ``scale`` (Michael,
+        Schucany and Haas): with y = Z**2 and a = mean y / (2 scale), the smaller root x =
+        mean / (1 + a + sqrt(a (a + 2))) (the textbook form cancels) with probability
+        mean / (mean + x), the other root mean**2 / x otherwise."""
+        _check("wald", mean, lambda v: v <= 0, "mean <= 0")
+        _check("wald", scale, lambda v: v <= 0, "scale <= 0")
+        draw, work, (mu, lam), _ = _setup(self, "wald", size, device, mean, scale)
+        z = _standard_normal(draw, work)                    # (block 0)
+        a = mu * (z * z) / (lam * 2.0)
+        root = 1.0 + a + ew.sqrt(a * (a + 2.0))
+        small = mu / root
+        u = draw.unit(1, 0, work)
+        out = where(u * (mu + small) < mu, small, mu * root)
+        return where((mu > 0.0) & (lam > 0.0), out, math.nan)
+
+    def vonmises(self, mu: Any, kappa: Any, size: Any = None, *,
+                 device: Any = None) -> Array:
+        """von Mises angles in [-pi, pi) of mode ``mu`` and concentration ``kappa`` (Best
+        and Fisher's rejection, exact for every kappa; see the module's docstring)."""
+        _check("vonmises", kappa, lambda v: v < 0, "kappa < 0")
+        draw, work, (m, k), _ = _setup(self, "vonmises", size, device, mu, kappa)
+        angle = m + _vonmises(draw, k, work)
+        wrapped = ew.remainder(angle + math.pi, 2.0 * math.pi) - math.pi
+        return where(k >= 0.0, wrapped, math.nan)
+
     # -- gammas -----------------------------------------------------------------------------
     def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = None, out: Any = None,
                        *, device: Any = None) -> Array:
@@ -256,6 +363,31 @@ class Distributions:
         ok = (k > 0.0) & (q > 0.0) & (q <= 1.0)
         return astype(where(ok, where(q >= 1.0, 0.0, counts), -1.0), dt.int64)
 
+    def noncentral_chisquare(self, df: Any, nonc: Any, size: Any = None, *,
+                             device: Any = None) -> Array:
+        """Noncentral chi-square variates of ``df`` degrees of freedom and noncentrality
+        ``nonc`` (a normal plus a chi-square for df > 1, a Poisson mixture of chi-squares
+        otherwise)."""
+        _check("noncentral_chisquare", df, lambda v: v <= 0, "df <= 0")
+        _check("noncentral_chisquare", nonc, lambda v: v < 0, "nonc < 0")
+        draw, work, (k, lam), _ = _setup(self, "noncentral_chisquare", size, device, df,
+                                         nonc)
+        value = _noncentral_chisquare(self, draw, k, lam, work, _host(df), _host(nonc))
+        return where((k > 0.0) & (lam >= 0.0), value, math.nan)
+
+    def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any, size: Any = None, *,
+                     device: Any = None) -> Array:
+        """Noncentral F variates: (chi2(dfnum, nonc) / dfnum) / (chi2(dfden) / dfden)."""
+        _check("noncentral_f", dfnum, lambda v: v <= 0, "dfnum <= 0")
+        _check("noncentral_f", dfden, lambda v: v <= 0, "dfden <= 0")
+        _check("noncentral_f", nonc, lambda v: v < 0, "nonc < 0")
+        draw, work, (m, n, lam), shape = _setup(self, "noncentral_f", size, device, dfnum,
+                                                dfden, nonc)
+        num = _noncentral_chisquare(self, draw, m, lam, work, _host(dfnum), _host(nonc))
+        den = _standard_gamma(self._draw(shape, draw.device), n * 0.5, work) * 2.0
+        ok = (m > 0.0) & (n > 0.0) & (lam >= 0.0)
+        return where(ok, (num * n) / (den * m), math.nan)
+
     def dirichlet(self, alpha: Any, size: Any = None, *, device: Any = None) -> Array:
         """Dirichlet vectors of concentration ``alpha`` (k,): shape ``size + (k,)``, each
         normalized gammas."""
@@ -271,6 +403,9 @@ class Distributions:
 
 #: the legacy names (RandomState and the module functions) with their parameters
 LEGACY = {
+    "wald": ("mean", "scale"), "vonmises": ("mu", "kappa"),
+    "noncentral_chisquare": ("df", "nonc"), "noncentral_f": ("dfnum", "dfden", "nonc"),
+    **DISCRETE_LEGACY,
     "lognormal": ("mean", "sigma"), "laplace": ("loc", "scale"), "logistic": ("loc", "scale"),
     "gumbel": ("loc", "scale"), "weibull": ("a",), "pareto": ("a",), "power": ("a",),
     "rayleigh": ("scale",), "standard_cauchy": (), "triangular": ("left", "mode", "right"),
