@@ -5,6 +5,7 @@ against NumPy, so a stale plan (old buffers, old constants) would show."""
 from __future__ import annotations
 
 import gc
+import math
 import weakref
 
 import numpy as np
@@ -369,3 +370,53 @@ def test_a_library_op_on_realized_inputs_runs_without_planning(
     _no_planning(monkeypatch)
     for c in (3.0, -0.5):
         steps(c)
+
+
+def _float_arguments(plan: list) -> int:
+    from zyxarray._codegen.ir import Op
+    return sum(1 for k in plan for i in k.ir.instrs if i.op is Op.FLOAT_ARG)
+
+
+def test_literals_are_written_into_the_kernel(device: str) -> None:
+    """``graph.literal``: the value is in the source, and each value is a structure of its
+    own (a kernel or plan memoized for another value would give that value's results)."""
+    from zyxarray._api._array_object import Array
+    h = BASE.astype(np.float32)
+    x = xp.asarray(h, device=device)
+    d = x._node.device
+    for v in (0.5, 2.0 ** -130, math.inf, math.nan, -0.0, 0.1, 3.0):
+        lit = Array._new(graph.literal(v, np.float32, d))
+        with np.errstate(all="ignore"):
+            want = h * np.float32(v) + np.float32(v)
+        assert_close(x * lit + lit, want)
+    assert _float_arguments(xp.explain(x * Array._new(graph.literal(0.5, np.float32, d)))) == 0
+    assert _float_arguments(xp.explain(x * 0.5)) == 1, "a user's scalar stays an argument"
+    n = xp.asarray(np.arange(8, dtype=np.int32), device=device)
+    assert_close(n >> Array._new(graph.literal(1, np.int32, n._node.device)),
+                 np.arange(8, dtype=np.int32) >> 1)
+
+
+def test_python_numbers_are_literals_inside_literals(device: str) -> None:
+    from zyxarray._api._array_object import Array
+    x = xp.asarray(BASE.astype(np.float32), device=device)
+    with graph.literals():
+        inside = x * 2.53 + 0.931
+        fresh = x * Array._new(graph.const(np.float32(2.53), np.float32, x._node.device))
+    assert _float_arguments(xp.explain(inside)) == 0
+    assert _float_arguments(xp.explain(fresh)) == 1, "a NumPy scalar's node stays an argument"
+    assert _float_arguments(xp.explain(x * 2.53 + 0.931)) == 2, "outside: arguments again"
+    assert_close(inside, BASE.astype(np.float32) * np.float32(2.53) + np.float32(0.931))
+
+
+def test_samplers_compile_nothing_for_a_new_seed_or_parameter(device: str) -> None:
+    """The samplers' constants are literals (``_random_sampling._fixed_constants``); their
+    seeds, offsets and parameters stay arguments."""
+    def draws(seed: int, lam: float, p: float) -> None:
+        g = xp.random.default_rng(seed, device=device)
+        np.asarray(g.normal(size=64) + g.poisson(lam, 64) + g.binomial(40, p, 64))
+    draws(0, 3.0, 0.25)
+    compiles = realize.stats["compiles"]
+    # (in the same ranges of lam and n p: those choose how many inversion steps are built)
+    for seed, lam, p in ((1, 3.0, 0.25), (2, 3.5, 0.24), (3, 2.5, 0.2)):
+        draws(seed, lam, p)
+    assert realize.stats["compiles"] == compiles

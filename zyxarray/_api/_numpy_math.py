@@ -86,8 +86,9 @@ def _cast(x: Array, dtype: dt.DType) -> Array:
 
 
 def _const_like(value: Any, x: Array) -> Array:
-    """A 0-d array of ``value`` in x's dtype on x's device."""
-    return Array._new(g.const(value, x.dtype.np, x.device))
+    """A 0-d array of ``value`` in x's dtype on x's device: a fixed constant of these
+    algorithms, written into the kernels' source (``graph.literal``)."""
+    return Array._new(g.literal(value, x.dtype.np, x.device))
 
 
 def _real_dtype(d: dt.DType) -> dt.DType:
@@ -136,20 +137,20 @@ def fmod(x1: Any, x2: Any, /, out: Any = None) -> Array:
 
 def _frexp_parts(x: Array) -> tuple[Array, Array]:
     """(mantissa, exponent as the float dtype) of a real float array."""
-    f = x.dtype
     finite = ew.logical_and(ew.isfinite(x), ew.not_equal(x, _const_like(0, x)))
     ax = where(finite, ew.abs(x), _const_like(1, x))
-    e = ew.add(ew.floor(ew.log2(ax)), 1.0)
+    one = _const_like(1, x)
+    e = ew.add(ew.floor(ew.log2(ax)), one)
     m = _scale2(x, ew.negative(e))
     # log2 may round across a power of two: one step fixes the exponent
     big = ew.greater_equal(ew.abs(m), _const_like(1, x))
-    m = where(big, ew.multiply(m, 0.5), m)
-    e = where(big, ew.add(e, 1.0), e)
+    m = where(big, ew.multiply(m, _const_like(0.5, x)), m)
+    e = where(big, ew.add(e, one), e)
     small = ew.less(ew.abs(m), _const_like(0.5, x))
-    m = where(small, ew.multiply(m, 2.0), m)
-    e = where(small, ew.subtract(e, 1.0), e)
+    m = where(small, ew.multiply(m, _const_like(2, x)), m)
+    e = where(small, ew.subtract(e, one), e)
     m = where(finite, m, x)
-    e = where(finite, e, Array._new(g.const(0, f.np, x.device)))
+    e = where(finite, e, _const_like(0, x))
     return m, e
 
 
@@ -165,7 +166,9 @@ def _pow2(k: Array) -> Array:
         # (a factor beyond the dtype's range is inf or 0: only a 0 bit ever picks it there)
         up = _const_like(math.ldexp(1.0, 2 ** j) if 2 ** j <= top else math.inf, k)
         down = _const_like(math.ldexp(1.0, -(2 ** j)), k)
-        bit = ew.equal(ew.bitwise_and(ew.bitwise_right_shift(bits, j), 1), 1)
+        one_bit = _const_like(1, bits)
+        bit = ew.equal(ew.bitwise_and(ew.bitwise_right_shift(bits, _const_like(j, bits)),
+                                      one_bit), one_bit)
         result = ew.multiply(result, where(bit, where(negative, down, up), one))
     return result
 
@@ -173,7 +176,7 @@ def _pow2(k: Array) -> Array:
 def _scale2(x: Array, e: Array) -> Array:
     """``x * 2**e`` for an integral float ``e`` whose factor may overflow, in two exact steps
     (each power of two stays representable; x times the first stays normal)."""
-    half = ew.floor(ew.multiply(e, 0.5))
+    half = ew.floor(ew.multiply(e, _const_like(0.5, e)))
     return ew.multiply(ew.multiply(x, _pow2(half)), _pow2(ew.subtract(e, half)))
 
 

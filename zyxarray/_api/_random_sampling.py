@@ -11,6 +11,7 @@ Lemire's bounded integers, exact Poisson and binomial samplers of bounded work (
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import operator
 import os
@@ -68,8 +69,10 @@ def _w(op: Op, a: Word, b: Word, device: Device) -> Word:
             return 0
     if isinstance(b, int) and b == 0 and op in (Op.MUL, Op.AND):
         return 0
-    na = a if isinstance(a, g.Node) else g.const(a, _U64, device)
-    nb = b if isinstance(b, g.Node) else g.const(b, _U64, device)
+    # (a Python int here is a fixed constant of the algorithm, written into the kernel;
+    # values that change from call to call are ``_fresh`` nodes)
+    na = a if isinstance(a, g.Node) else g.literal(a, _U64, device)
+    nb = b if isinstance(b, g.Node) else g.literal(b, _U64, device)
     return g.alu(op, na, nb)
 
 
@@ -152,13 +155,41 @@ def _key(words: list[int]) -> int:
     return out
 
 
+def _round_key_nodes(key: int, device: Device) -> list[tuple[Word, Word]]:
+    """The round keys of ``key`` as kernel arguments (``_fresh``: a new seed must not compile
+    new kernels), the same nodes for every draw of the key: a kernel that combines several
+    draws of one generator (a beta's two gammas) takes them once, not once per draw."""
+    nodes = _key_nodes.get((key, device))
+    if nodes is None:
+        if len(_key_nodes) >= 256:
+            _key_nodes.clear()
+        nodes = _key_nodes[(key, device)] = [
+            (_fresh(k0, _U64, device), _fresh(k1, _U64, device)) for k0, k1 in _round_keys(key)]
+    return nodes
+
+
+_key_nodes: dict[tuple[int, Device], list[tuple[Word, Word]]] = {}
+
+
+def _fixed_constants(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``f`` with the Python numbers it writes (``u * 2.53 + 0.931``) taken as literals
+    (``graph.literals``): a sampler's own constants, written into its kernel rather than
+    passed as dozens of arguments (which spilled scalar registers on AMD targets). Its
+    parameters reach it as arrays (``_operand``) and its per-call values as ``_fresh``
+    nodes, which stay arguments: a new seed or parameter compiles nothing."""
+    @functools.wraps(f)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with g.literals():
+            return f(*args, **kwargs)
+    return run
+
+
 class _Draw:
     """The random words of one call: element ``i`` (C order) of ``shape`` reads counter
     ``offset + i``; its block ``b`` is Philox of (counter, b, 0), four 32-bit words."""
 
     def __init__(self, key: int, offset: int, shape: tuple[int, ...], device: Device) -> None:
-        self.round_keys: list[tuple[Word, Word]] = [
-            (_fresh(k0, _U64, device), _fresh(k1, _U64, device)) for k0, k1 in _round_keys(key)]
+        self.round_keys = _round_key_nodes(key, device)
         self.shape = shape
         self.device = device
         index = g.cast(g.reshape(g.iota(math.prod(shape), device), shape), _U64)
@@ -194,6 +225,7 @@ class _Draw:
         w = self.words(block)
         return _array(_w(Op.OR, _w(Op.SHL, w[0], 32, self.device), w[1], self.device))
 
+    @_fixed_constants
     def unit(self, block: int, half: int, dtype: dt.DType, open_low: bool = False) -> Array:
         """Uniform floats of ``dtype`` in [0, 1) (in (0, 1] if ``open_low``) from words
         2*half and 2*half+1 of ``block``: 53 random bits for float64, 24 for float32."""
@@ -225,6 +257,7 @@ def _work_float(device: Device) -> dt.DType:
     return ew.default_float(device)
 
 
+@_fixed_constants
 def _standard_normal(draw: _Draw, work: dt.DType) -> Array:
     """Box-Muller: sqrt(-2 log u1) cos(2 pi u2), u1 in (0, 1] (block 0, words 0-1) and u2 in
     [0, 1) (words 2-3); exact, one variate per element (53-bit u1: |z| < 8.6, a tail of
@@ -253,6 +286,7 @@ def _cos_two_pi(u: Array) -> Array:
     return x * p
 
 
+@_fixed_constants
 def _standard_exponential(draw: _Draw, work: dt.DType) -> Array:
     """Inversion: -log u, u in (0, 1]."""
     return -ew.log(draw.unit(0, 0, work, open_low=True))
@@ -352,6 +386,7 @@ def _count_inversion(u: Array, first: Array, ratio: Callable[[int], Array],
     return count
 
 
+@_fixed_constants
 def _poisson(draw: _Draw, lam: Array, smallest: float | None, largest: float | None) -> Array:
     """Poisson variates (as float64) of means ``lam``: inversion below mean 30, PTRS from it;
     a branch that no element needs (the bounds known on the host) is not built."""
@@ -419,6 +454,7 @@ def _ptrs_attempt(draw: _Draw, lam: Array) -> tuple[Array, Array]:
     return squeeze | test, k
 
 
+@_fixed_constants
 def _binomial(draw: _Draw, n: Array, p: Array, smallest: float | None,
               largest: float | None) -> Array:
     """Binomial variates (as float64): with q = min(p, 1 - p), inversion where n q < 30 and

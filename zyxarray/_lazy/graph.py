@@ -6,7 +6,9 @@ never renders or compiles.
 Node kinds (``Node.op``):
 
 - ``BUFFER``: realized data, a contiguous buffer of ``shape`` on ``device``.
-- ``CONST``: a scalar (shape ``()``), broadcast by views; its value becomes a kernel argument.
+- ``CONST``: a scalar (shape ``()``), broadcast by views; its value becomes a kernel argument,
+  or a literal in the kernel's source for a constant made by ``literal`` (the library's own
+  fixed constants).
 - ``VIEW``: ``arg`` is a ShapeTracker from this node's shape into ``srcs[0]``'s index space.
 - ``ALU``: ``arg`` is an IR ``Op``; sources have this node's shape.
 - ``CAST``: to ``dtype``.
@@ -31,9 +33,11 @@ array that shares it sees the result and nothing is computed twice.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -232,8 +236,12 @@ def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
     """A scalar. Equal Python ints and floats share one node per (dtype, device), so a loop
     such as ``y = y * 0.999 + 0.001`` records two constants, not two per iteration (the
     kernel gets one argument each). Zeros of float type (0.0 and -0.0 are equal keys) and
-    NaNs are not shared."""
+    NaNs are not shared. Inside ``literals()`` a Python int, float or bool is a ``literal``
+    (a NumPy scalar stays an argument)."""
     t = type(value)
+    if literal_scope[0] and (t is int or t is float or t is bool) and \
+            np.dtype(dtype).kind in "biuf":
+        return literal(value, dtype, device)
     if t is int or t is bool or (t is float and value != 0.0 and value == value):
         key = (t, value, dtype, device)     # (dtype as given: equal spellings are equal keys)
         node = _consts.get(key)
@@ -244,6 +252,81 @@ def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
         return node
     return Node("CONST", (), value, np.dtype(dtype), (), device)
 
+
+#: how deep in ``literals()`` this process is (a count, not per thread: another thread's
+#: scalars taken meanwhile become literals too, which costs it a compile per value, never a
+#: wrong result)
+literal_scope = [0]
+
+
+@contextlib.contextmanager
+def literals() -> Iterator[None]:
+    """Within: the Python ints, floats and bools that operations take (``x * 2.53``) are
+    ``literal``s, written into the kernels. For the library's own algorithms (a sampler's
+    coefficients): the values that change from call to call must then be NumPy scalars or
+    arrays (``_random_sampling._fresh``), which stay arguments."""
+    literal_scope[0] += 1
+    try:
+        yield
+    finally:
+        literal_scope[0] -= 1
+
+
+def literal(value: int | float | bool, dtype: DTypeLike, device: Device) -> Node:
+    """A scalar that kernels take written into their source, not as an argument: for the
+    constants of the library's own algorithms (the powers of two of ``frexp``, a sampler's
+    coefficients, the zero a padded expression reads), which never change from one call to
+    the next. Each value is then a structure of its own (its leaf key names it), so a user's
+    scalar, which a loop may change every step, must stay a ``const``: one program serves
+    all its values. Arguments cost registers: on AMD targets kernels with dozens of them
+    spilled scalar registers. A literal is a CONST node like any other (its ``arg`` is its
+    value); only the scheduler tells it apart (``literal_token``). A complex value is a
+    ``const`` (its two parts are arguments)."""
+    dt = np.dtype(dtype)
+    if dt.kind == "c":
+        return const(value, dt, device)
+    token = _literal_token(value, dt)
+    key = (token, dt, device)
+    node = _literals.get(key)
+    if node is None:
+        if len(_literals) >= MAX_SHARED_CONSTS:
+            _literals.clear()
+        node = _literals[key] = Node("CONST", (), value, dt, (), device)
+        node.key = _intern(("LITERAL", token, dt, device))
+        _literal_tokens[node.key] = token
+    return node
+
+
+def _literal_token(value: Any, dtype: np.dtype) -> Any:
+    """``value`` as the kernel will hold it (rounded to ``dtype`` on the host, as a kernel's
+    cast of the argument would round it), hashable and equal to itself (NaN included): a
+    float as ``float.hex``, an int or bool as itself."""
+    if dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            return float(np.asarray(float(value), np.float64).astype(dtype)).hex()
+    if dtype.kind in "iub":
+        v = int(value)
+        info = np.iinfo(dtype) if dtype.kind != "b" else None
+        if info is not None and not info.min <= v <= info.max:
+            raise ValueError(f"literal: {v} is out of range for {dtype}")
+        return bool(v) if dtype.kind == "b" else v
+    raise TypeError(f"literal: no literal of dtype {dtype}")
+
+
+def literal_token(node: Node) -> Any:
+    """The value a ``literal`` node writes into kernels (see ``_literal_token``), or None
+    for any other node."""
+    return _literal_tokens.get(node.key) if node.key is not None else None
+
+
+def literal_value(token: Any) -> int | float | bool:
+    """The value of a literal's token."""
+    return float.fromhex(token) if type(token) is str else token
+
+
+#: (token, dtype, device) -> the shared literal node; leaf key -> token
+_literals: dict[tuple, Node] = {}
+_literal_tokens: dict[int, Any] = {}
 
 #: (a window's ShapeTracker, dtype, shape, its source's key) -> the window's key
 _window_keys: dict[tuple, int] = {}
@@ -358,8 +441,9 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
     dtype, device = a.dtype, a.device
     shared = t is int or (t is float and value != 0.0 and value == value)
     c = _consts.get((t, value, dtype, device)) if shared else None
-    if c is None:
+    if c is None or literal_scope[0]:
         c = const(value, dtype, device)
+        shared = shared and c.op == "CONST" and literal_token(c) is None
     ka = a.key
     if ka is not None:
         leaves = a.leaves or (a,)

@@ -50,6 +50,7 @@ import numpy as np
 from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op, identity
 from .._devices.base import DeviceInfo
 from . import tune
+from .graph import literal_value
 from .schedule import Expr, KernelPlan
 from .view import View
 
@@ -361,7 +362,7 @@ def _matmul_operands(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
         if x.kind in ("LOAD", "IOTA", "VALID"):
             cat = cats[x.arg if x.kind == "LOAD" else len(plan.loads) + x.arg]
             deps[i] = {ax for ax, c in enumerate(cat) if c != "0"}
-        elif x.kind in ("CONST", "ALU", "CAST"):
+        elif x.kind in ("CONST", "LIT", "ALU", "CAST"):
             deps[i] = set().union(*(deps[s] for s in x.srcs)) if x.srcs else set()
         else:                           # (the reduction itself, scans: not in an operand)
             deps[i] = {-1}
@@ -532,6 +533,9 @@ class _Lowerer:
             self.st_params.append((strides, offset, deeper, mask))
         self.consts = {}
         for i, e in enumerate(self.plan.exprs):
+            if e.kind == "LIT":     # (rounded to its dtype already: as a cast would)
+                self.consts[i] = b.const(literal_value(e.arg[0]), e.arg[1])
+                continue
             if e.kind != "CONST":
                 continue
             dtype = e.arg[1]
@@ -623,7 +627,7 @@ class _Lowerer:
             if valid is None:
                 return b.load(self.bufs[e.arg], idx)
             return b.emit(Op.LOAD, e.dtype, (self.bufs[e.arg], idx, valid))
-        if e.kind == "CONST":
+        if e.kind == "CONST" or e.kind == "LIT":
             return self.consts[i]
         if e.kind == "IOTA":
             idx, valid = self.index(len(self.plan.loads) + e.arg, env)
@@ -819,7 +823,7 @@ class _Lowerer:
             return None
         src = plan.exprs[stages[-1][0]].srcs[0]
         e = plan.exprs[src]
-        if e.kind in ("LOAD", "CONST", "IOTA") or e.dtype != plan.output.dtype:
+        if e.kind in ("LOAD", "CONST", "LIT", "IOTA") or e.dtype != plan.output.dtype:
             return None
         seen, todo = set(), [plan.root]
         while todo:

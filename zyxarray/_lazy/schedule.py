@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._codegen.ir import Op
-from .graph import _WINDOWED, Node, const, window_start, window_structure
+from .graph import _WINDOWED, Node, const, literal, literal_token, window_start, window_structure
 from .view import ShapeTracker, View, at_offset, compose, contiguous_strides
 
 
@@ -218,6 +218,9 @@ class _Builder:
             plan.iotas.append(st)
             return self.add(Expr("IOTA", node.dtype, (), len(plan.iotas) - 1))
         if node.op == "CONST":
+            token = literal_token(node)
+            if token is not None:       # (written into the source: not an argument)
+                return self.add(Expr("LIT", node.dtype, (), (token, node.dtype)))
             plan.consts.append(node.arg)
             plan.const_nodes.append(node)
             return self.add(Expr("CONST", node.dtype, (), (len(plan.consts) - 1, node.dtype)))
@@ -236,7 +239,8 @@ class _Builder:
             # is computed from them, or a constant, need not be 0)
             plan.iotas.append(compose(st, node.arg))
             valid = self.add(Expr("VALID", np.dtype(np.bool_), (), len(plan.iotas) - 1))
-            zero = self.walk(const(0, node.dtype, node.device), st)
+            zero = self.walk(const(0, node.dtype, node.device) if node.dtype.kind == "c"
+                             else literal(0, node.dtype, node.device), st)
             return self.add(Expr("ALU", node.dtype, (valid, inner, zero), Op.WHERE))
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
@@ -499,9 +503,9 @@ def _structure(targets: list[Node]) -> tuple[tuple, list[Node]]:
     """The graph under ``targets`` as a hashable key, and its nodes in the key's order.
 
     Each node is a record (kind, dtype, shape, device, argument, positions of its sources);
-    a CONST's value is left out, so constants stay arguments. Two graphs with equal keys get
-    the same plans up to which nodes fill them: sharing is part of the key (``x * x`` and
-    ``x * y`` differ), the identity of realized buffers is not."""
+    a CONST's value is left out, so constants stay arguments (a ``literal``'s is in). Two
+    graphs with equal keys get the same plans up to which nodes fill them: sharing is part
+    of the key (``x * x`` and ``x * y`` differ), the identity of realized buffers is not."""
     index: dict[int, int] = {}
     nodes: list[Node] = []
     records: list[tuple] = []
@@ -529,7 +533,7 @@ def _visit(n: Node, index: dict[int, int], nodes: list[Node], records: list[tupl
     op = n.op
     arg = n.arg
     if op == "CONST":
-        arg = None
+        arg = literal_token(n)      # (None: a value that is an argument)
     elif op == "VIEW" and srcs[0].op in _WINDOWED:     # a window: where it starts is not
         arg = window_structure(arg)                   # structure (_Builder.window)
     records.append((op, n.dtype, n.shape, n.device, arg, pos))
