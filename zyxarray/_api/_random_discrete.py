@@ -153,16 +153,19 @@ def _logseries(draw: _Draw, p: Array) -> Array:
 
 # -- hypergeometric ---------------------------------------------------------------------------
 def _curved(x: Array, y: Array) -> Array:
-    """lgamma(x + 1) - lgamma(y + 1) - (x - y) (log(y + 1) - 1), for integer-valued x, y >=
-    0: Stirling's form without the term linear in x - y, which callers cancel exactly."""
-    return (x + 0.5) * ew.log1p((x - y) / (y + 1.0)) + _stirling_tail(x) - _stirling_tail(y)
+    """lgamma(x + 1) - lgamma(y + 1) - (x - y) (log(y + 1) - 1) - tail(x) + tail(y) for
+    integer-valued x, y >= 0 (tail: ``_stirling_tail``): Stirling's form without its term
+    linear in x - y, which callers cancel exactly, and without the tails."""
+    return (x + 0.5) * ew.log1p((x - y) / (y + 1.0))
 
 
 def _hyper_log_f0(g: Array, b: Array, s: Array) -> Array:
     """log P(X = 0) = log(C(b, s) / C(g + b, s)) (s <= b): lgamma terms paired so that the
     linear ones cancel into g log1p(-(g + s) / (N + 1))."""
     n = g + b
-    return _curved(b, n) + _curved(n - s, b - s) + g * ew.log1p(-(g + s) / (n + 1.0))
+    tails = _stirling_tail(b) - _stirling_tail(n) + _stirling_tail(n - s) - \
+        _stirling_tail(b - s)
+    return _curved(b, n) + _curved(n - s, b - s) + g * ew.log1p(-(g + s) / (n + 1.0)) + tails
 
 
 def _hyper_inversion(draw: _Draw, g: Array, b: Array, s: Array, steps: int) -> Array:
@@ -176,38 +179,38 @@ def _hyper_inversion(draw: _Draw, g: Array, b: Array, s: Array, steps: int) -> A
     return ew.minimum(count, ew.minimum(g, s))
 
 
-def _hyper_log_ratio(g: Array, b: Array, s: Array, m: Array, k: Array) -> Array:
-    """log(f(k) / f(m)) of the hypergeometric pmf f (k, m in [0, min(g, s)], s <= b): four
-    lgamma differences whose linear terms cancel into (m - k) log((k + 1) (b - s + k + 1) /
-    ((g - k + 1) (s - k + 1)))."""
-    rest = b - s
-    linear = (m - k) * (ew.log((k + 1.0) / (g - k + 1.0)) +
-                        ew.log((rest + k + 1.0) / (s - k + 1.0)))
-    return _curved(m, k) + _curved(g - m, g - k) + _curved(s - m, s - k) + \
-        _curved(rest + m, rest + k) + linear
-
-
-def _hyper_rou_attempt(draw: _Draw, g: Array, b: Array, s: Array, a: Array, h: Array,
-                       m: Array) -> tuple[Array, Array]:
+def _hyper_rou_attempt(draw: _Draw, g: Array, s: Array, rest: Array, a: Array, h: Array,
+                       m: Array, mode_tails: Array) -> tuple[Array, Array]:
     """One ratio-of-uniforms attempt: (accepted, k). k = floor(a + h (V - 1/2) / U),
-    accepted when U**2 <= f(k) / f(m)."""
+    accepted when U**2 <= f(k) / f(m), f the pmf (rest = b - s): log(f(k) / f(m)) is four
+    lgamma differences, whose terms linear in m - k cancel into (m - k) log((k + 1) (rest +
+    k + 1) / ((g - k + 1) (s - k + 1))), and whose Stirling tails of m (``mode_tails``) are
+    the same for every attempt."""
     work = dt.float64
     u = draw.unit(0, 0, work, open_low=True)
     k = ew.floor(a + h * (draw.unit(0, 1, work) - 0.5) / u)
     top = ew.minimum(g, s)
     kk = ew.clip(k, 0.0, top)
-    ok = (k >= 0.0) & (k <= top) & (ew.log(u) * 2.0 <= _hyper_log_ratio(g, b, s, m, kk))
-    return ok, k
+    gk, sk, rk = g - kk, s - kk, rest + kk
+    log_ratio = _curved(m, kk) + _curved(g - m, gk) + _curved(s - m, sk) + \
+        _curved(rest + m, rk) + (m - kk) * ew.log((kk + 1.0) * (rk + 1.0) /
+                                                  ((gk + 1.0) * (sk + 1.0))) + \
+        mode_tails - _stirling_tail(kk) - _stirling_tail(gk) - _stirling_tail(sk) - \
+        _stirling_tail(rk)
+    return (k >= 0.0) & (k <= top) & (ew.log(u) * 2.0 <= log_ratio), k
 
 
 def _hyper_rou(draw: _Draw, g: Array, b: Array, s: Array) -> Array:
     n = g + b
+    rest = b - s
     mean = s * g / n
     var = mean * (b / n) * ((n - s) / (n - 1.0))
     m = ew.floor((s + 1.0) * (g + 1.0) / (n + 2.0))
     h = ew.sqrt(var + 0.5) * _D1 + _D2
-    found, k = _first_accepted(draw, [g, b, s, mean + 0.5, h, m], HYPERGEOMETRIC_ATTEMPTS,
-                               _hyper_rou_attempt)
+    mode_tails = _stirling_tail(m) + _stirling_tail(g - m) + _stirling_tail(s - m) + \
+        _stirling_tail(rest + m)
+    found, k = _first_accepted(draw, [g, s, rest, mean + 0.5, h, m, mode_tails],
+                               HYPERGEOMETRIC_ATTEMPTS, _hyper_rou_attempt)
     return where(found, k, m)
 
 

@@ -111,18 +111,18 @@ def _standard_gamma(draw: _Draw, shape_: Array, work: dt.DType) -> Array:
 
 def _vonmises_attempt(draw: _Draw, kappa: Array, rho: Array, gap: Array,
                       spread: Array) -> tuple[Array, Array]:
-    """One Best-Fisher attempt: (accepted, angle). The proposal is wrapped Cauchy of
-    parameter rho, drawn as 2 atan(t) with t = spread tan(pi (u - 1/2)) Cauchy (spread =
-    (1 - rho) / (1 + rho)); it is accepted with probability c exp(1 - c), c = kappa (r -
-    cos angle), r = (1 + rho**2) / (2 rho), here kappa ((1 - rho)**2 / (2 rho) + 2 sin(angle
-    / 2)**2): a sum of positive terms, exact where kappa is huge (r - cos angle is tiny
-    there and the textbook form cancels) or tiny (r huge)."""
+    """One Best-Fisher attempt: (accepted, t). The proposal is wrapped Cauchy of parameter
+    rho, the angle 2 atan(t) of t = spread tan(pi (u - 1/2)), Cauchy (spread = (1 - rho) /
+    (1 + rho)); it is accepted with probability c exp(1 - c), c = kappa (r - cos angle), r =
+    (1 + rho**2) / (2 rho), here kappa ((1 - rho)**2 / (2 rho) + 2 sin(angle / 2)**2): a sum
+    of positive terms, exact where kappa is huge (r - cos angle is tiny there and the
+    textbook form cancels) or tiny (r huge). (The angle of the accepted t only is taken.)"""
     work = kappa.dtype
     t = spread * ew.tan((draw.unit(0, 0, work) - 0.5) * math.pi)
     t2 = t * t
     c = kappa * (gap * gap / (rho * 2.0) + t2 / (t2 + 1.0) * 2.0)
     v = draw.unit(0, 1, work, open_low=True)
-    return ew.log(v) <= ew.log(c) + 1.0 - c, ew.atan(t) * 2.0
+    return v <= c * ew.exp(1.0 - c), t
 
 
 def _vonmises(draw: _Draw, kappa: Array, work: dt.DType) -> Array:
@@ -136,9 +136,9 @@ def _vonmises(draw: _Draw, kappa: Array, work: dt.DType) -> Array:
     rho = k * 2.0 / (tau + w)
     # 1 - rho = (tau + w - 2 kappa) / (tau + w), with s - 2 kappa = 1 / (s + 2 kappa)
     gap = (1.0 / (s + k * 2.0) + 1.0 + w) / (tau + w)
-    found, angle = _first_accepted(draw, [k, rho, gap, gap / (2.0 - gap)],
-                                   VONMISES_ATTEMPTS, _vonmises_attempt)
-    return where(found, angle, 0.0)
+    found, t = _first_accepted(draw, [k, rho, gap, gap / (2.0 - gap)], VONMISES_ATTEMPTS,
+                               _vonmises_attempt)
+    return where(found, ew.atan(t) * 2.0, 0.0)
 
 
 def _noncentral_chisquare(gen: Any, draw: _Draw, df: Array, nonc: Array, work: dt.DType,
