@@ -10,6 +10,7 @@ Each test compares the device's numbers with the reference device's: they must b
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -349,7 +350,6 @@ def test_permutation_shuffle_permuted(device: str) -> None:
     rows = _same_on_reference(device, lambda d: _rng(22, d).permuted(
         xp.broadcast_to(xp.arange(4, device=d), (6000, 4)), axis=1))
     codes = rows @ np.array([64, 16, 4, 1])
-    import itertools
     support = np.array([np.dot(o, [64, 16, 4, 1]) for o in itertools.permutations(range(4))])
     _chi_square(codes, np.full(24, 1 / 24), support)
     # permutation of an array along an axis, of a transposed view
@@ -493,6 +493,42 @@ ERRORS: list[Callable[[Any], Any]] = [
     lambda r: r.multivariate_normal([[0.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]]),
     lambda r: r.multivariate_normal([0.0, 0.0], [[1.0, 2.0], [2.0, 1.0]], check_valid="raise"),
     lambda r: r.multivariate_normal([0.0], [[1.0]], check_valid="maybe"),
+    # the distributions of _random_distributions and _random_discrete
+    lambda r: r.wald(0.0, 1.0),
+    lambda r: r.wald([1.0, 2.0], [1.0, -1.0]),
+    lambda r: r.vonmises(0.0, -1.0),
+    lambda r: r.vonmises([0.0, 1.0], [1.0, 2.0, 3.0]),
+    lambda r: r.noncentral_chisquare(0.0, 1.0),
+    lambda r: r.noncentral_chisquare(1.0, -1.0),
+    lambda r: r.noncentral_f(0.0, 1.0, 1.0),
+    lambda r: r.noncentral_f(1.0, 0.0, 1.0),
+    lambda r: r.noncentral_f(1.0, 1.0, -1.0),
+    lambda r: r.zipf(1.0),
+    lambda r: r.zipf([2.0, np.nan]),
+    lambda r: r.logseries(1.0),
+    lambda r: r.logseries(-0.1),
+    lambda r: r.hypergeometric(-1, 5, 2),
+    lambda r: r.hypergeometric(1, -5, 2),
+    lambda r: r.hypergeometric(1, 5, -2),
+    lambda r: r.hypergeometric(1, 5, 7),
+    lambda r: r.hypergeometric([1, 10], 5, [[2], [7]]),
+    lambda r: r.hypergeometric(10**9, 5, 7),
+    lambda r: r.hypergeometric([5, 5, 5], 5, 3, size=(2,)),
+    lambda r: r.multinomial(-1, [0.5, 0.5]),
+    lambda r: r.multinomial(3, [0.7, 0.7, 0.1]),
+    lambda r: r.multinomial(3, [-0.1, 0.5, 0.6]),
+    lambda r: r.multinomial(3, [np.nan, 0.5]),
+    lambda r: r.multinomial(3, 0.5),
+    lambda r: r.multinomial(3, []),
+    lambda r: r.multinomial(3, [[0.5, 0.5], [0.2, 0.8], [0.1, 0.9]], size=(4, 2)),
+    lambda r: r.multivariate_hypergeometric([-1, 2], 1),
+    lambda r: r.multivariate_hypergeometric([[3, 2]], 1),
+    lambda r: r.multivariate_hypergeometric([3.5, 2], 1),
+    lambda r: r.multivariate_hypergeometric([3, 2], 6),
+    lambda r: r.multivariate_hypergeometric([3, 2], -1),
+    lambda r: r.multivariate_hypergeometric([3, 2], [1]),
+    lambda r: r.multivariate_hypergeometric([3, 2], 1, method="other"),
+    lambda r: r.multivariate_hypergeometric([10**9, 2], 1),
 ]
 
 
@@ -557,6 +593,15 @@ MORE_CONTINUOUS: dict[str, tuple[Callable[[Any, int], Any], Any]] = {
     "beta": (lambda r, n: r.beta(2.0, 3.0, n), stats.beta(2.0, 3.0)),
     "standard_t": (lambda r, n: r.standard_t(10.0, n), stats.t(10.0)),
     "f": (lambda r, n: r.f(5.0, 10.0, n), stats.f(5.0, 10.0)),
+    "wald": (lambda r, n: r.wald(1.5, 2.0, n), stats.invgauss(0.75, scale=2.0)),
+    "wald of a small shape": (lambda r, n: r.wald(2.0, 0.01, n), stats.invgauss(200, scale=0.01)),
+    "vonmises": (lambda r, n: r.vonmises(0.0, 2.0, n), stats.vonmises(2.0)),
+    "vonmises of a small kappa": (lambda r, n: r.vonmises(0.0, 1e-3, n), stats.vonmises(1e-3)),
+    "noncentral_chisquare": (lambda r, n: r.noncentral_chisquare(3.0, 2.0, n),
+                             stats.ncx2(3.0, 2.0)),
+    "noncentral_chisquare of df below 1": (lambda r, n: r.noncentral_chisquare(0.5, 4.0, n),
+                                           stats.ncx2(0.5, 4.0)),
+    "noncentral_f": (lambda r, n: r.noncentral_f(3.0, 8.0, 2.5, n), stats.ncf(3.0, 8.0, 2.5)),
 }
 
 
@@ -603,3 +648,229 @@ def test_more_distributions_check_their_parameters() -> None:
     assert xp.random.RandomState(3).lognormal(size=4).shape == (4,)
     assert xp.random.gamma(2.0, 2.0, size=(2, 3)).shape == (2, 3)
     assert xp.random.standard_t(5.0, size=3).dtype == xp.float64
+
+
+# -- von Mises, Zipf, logseries, hypergeometric, multinomial ------------------------------------
+def _chi_square_binned(x: np.ndarray, dist: Any, cells: int = 30) -> None:
+    """Chi-square of a discrete ``x`` of wide support over ``cells`` bins, where single
+    values are expected too rarely: bins between normal quantiles (SciPy's hypergeometric
+    ppf takes seconds at N = 2e9), their probabilities from ``dist``'s CDF."""
+    levels = stats.norm.ppf(np.linspace(0.001, 0.999, cells))
+    edges = np.unique(np.round(dist.mean() + dist.std() * levels))
+    expected = np.diff(np.concatenate([[0.0], dist.cdf(edges), [1.0]])) * x.size
+    observed = np.diff(np.concatenate([[0], np.searchsorted(np.sort(x.ravel()), edges,
+                                                             side="right"), [x.size]]))
+    p = stats.chisquare(observed, expected * observed.sum() / expected.sum()).pvalue
+    assert p > P_MIN, f"chi-square p = {p}"
+
+
+def _joint_codes(x: np.ndarray, base: int) -> np.ndarray:
+    """Rows of counts as single integers (digits in ``base``), for a chi-square of the
+    joint distribution."""
+    return x @ base ** np.arange(x.shape[-1])[::-1]
+
+
+def test_vonmises_wraps_and_concentrates() -> None:
+    r = _rng(30, "cpu")
+    x = np.asarray(r.vonmises(3.0, 1.5, N))       # around 3, wrapped into [-pi, pi)
+    assert x.min() >= -math.pi and x.max() < math.pi and np.any(x < 0)
+    _ks((x - 3.0 + math.pi) % (2 * math.pi) - math.pi, stats.vonmises(1.5).cdf)
+    # a huge kappa is exact too (no normal approximation): the angle / sd is normal
+    y = np.asarray(r.vonmises(-1.0, 1e8, N))
+    _ks((y + 1.0) * 1e4, _normal_cdf())
+    assert np.all(np.asarray(r.vonmises(0.5, np.inf, 10)) == 0.5)
+    z = np.asarray(r.vonmises(0.0, 0.0, N))       # kappa 0: uniform
+    _ks(z, _uniform_cdf(-math.pi, 2 * math.pi))
+
+
+def test_zipf_and_logseries() -> None:
+    for seed, a in ((31, 2.0), (32, 1.3), (33, 6.0)):
+        x = np.asarray(_rng(seed, "cpu").zipf(a, N))
+        assert x.dtype == np.int64 and x.min() >= 1
+        support = np.arange(1, 3000)
+        _chi_square(x, stats.zipf(a).pmf(support), support)
+    # a near 1: the values reach the int64 range and stay in it (NumPy's truncation)
+    near = np.asarray(_rng(34, "cpu").zipf(1.0001, 1000))
+    assert near.min() >= 1 and near.max() > 2**40
+    assert np.all(np.asarray(_rng(34, "cpu").zipf(np.inf, 5)) == 1)
+    for seed, p in ((35, 0.2), (36, 0.9), (37, 0.9999)):
+        y = np.asarray(_rng(seed, "cpu").logseries(p, N))
+        assert y.dtype == np.int64 and y.min() >= 1
+        support = np.arange(1, 20_000)
+        _chi_square(y, stats.logser(p).pmf(support), support)
+    assert np.all(np.asarray(_rng(38, "cpu").logseries(0.0, 5)) == 1)
+
+
+# (good, bad, sample): inversion (reduced mean < 30), the ratio of uniforms with each of the
+# symmetries, its least accepting case (60, 60, 60), and a rare success in a huge population
+HYPERGEOMETRIC = [(10, 20, 5), (50, 50, 30), (1000, 2000, 600), (200, 100, 250), (60, 60, 60),
+                  (5, 10**6, 300_000), (3000, 1000, 3500)]
+
+
+@pytest.mark.parametrize("params", HYPERGEOMETRIC, ids=str)
+def test_hypergeometric(params: tuple[int, int, int]) -> None:
+    good, bad, sample = params
+    x = np.asarray(_rng(39, "cpu").hypergeometric(good, bad, sample, N))
+    assert x.dtype == np.int64
+    dist = stats.hypergeom(good + bad, good, sample)
+    support = np.arange(0, sample + 1)
+    _chi_square(x, dist.pmf(support), support)
+    _moments(x.astype(np.float64), dist.mean(), dist.var(), dist.stats(moments="k"))
+
+
+def test_hypergeometric_of_a_large_population() -> None:
+    """NumPy's largest parameters (ngood, nbad < 1e9): the log-factorial differences keep
+    their precision."""
+    for seed, (good, bad, sample) in ((40, (5 * 10**8, 4 * 10**8, 3 * 10**8)),
+                                      (41, (999_999_999, 999_999_999, 10**9))):
+        x = np.asarray(_rng(seed, "cpu").hypergeometric(good, bad, sample, N))
+        dist = stats.hypergeom(good + bad, good, sample)
+        _chi_square_binned(x, dist)
+        _moments(x.astype(np.float64), dist.mean(), dist.var(), 0.0)
+
+
+def test_multinomial() -> None:
+    p = np.array([0.1, 0.2, 0.3, 0.4, 0.0])
+    # the joint distribution of a small n (5 categories: a tree of 3 levels)
+    x = np.asarray(_rng(42, "cpu").multinomial(4, p, N))
+    assert x.dtype == np.int64 and x.shape == (N, 5)
+    assert np.all(x.sum(axis=1) == 4) and not np.any(x[:, 4])
+    support = np.array([c for c in itertools.product(range(5), repeat=5) if sum(c) == 4])
+    _chi_square(_joint_codes(x, 5), stats.multinomial(4, p).pmf(support),
+                _joint_codes(support, 5))
+    # a large n (binomials by BTRS): each count is binomial, the covariances -n p_i p_j
+    y = np.asarray(_rng(43, "cpu").multinomial(1000, [0.25, 0.5, 0.25], N))
+    assert np.all(y.sum(axis=1) == 1000)
+    for j, q in enumerate([0.25, 0.5, 0.25]):
+        support = np.arange(0, 1001)
+        _chi_square(y[:, j], _binomial_pmf(support, 1000, q), support)
+    cov = np.cov(y[:, 0], y[:, 2])[0, 1]
+    assert abs(cov + 1000 * 0.25 * 0.25) < 6 * 1000 * 0.25 * 0.75 / math.sqrt(N)
+    # the last probability is 1 - sum(others), whatever its value (as NumPy's)
+    z = np.asarray(_rng(44, "cpu").multinomial(10, [0.5, 0.2], 2000))
+    assert 0.4 < z[:, 0].mean() / 10 < 0.6 and np.all(z.sum(axis=1) == 10)
+
+
+def test_multivariate_hypergeometric() -> None:
+    colors = [2, 3, 4]
+    x = np.asarray(_rng(45, "cpu").multivariate_hypergeometric(colors, 4, N))
+    assert x.dtype == np.int64 and x.shape == (N, 3) and np.all(x.sum(axis=1) == 4)
+    support = np.array([c for c in itertools.product(*(range(k + 1) for k in colors))
+                        if sum(c) == 4])
+    _chi_square(_joint_codes(x, 5), stats.multivariate_hypergeom(colors, 4).pmf(support),
+                _joint_codes(support, 5))
+    # a larger case: each count is hypergeometric (inversion and ratio of uniforms)
+    big = [300, 20, 500, 180]
+    y = np.asarray(_rng(46, "cpu").multivariate_hypergeometric(big, 400, N, method="count"))
+    assert np.all(y.sum(axis=1) == 400)
+    for j, k in enumerate(big):
+        support = np.arange(0, k + 1)
+        _chi_square(y[:, j], stats.hypergeom(1000, k, 400).pmf(support), support)
+
+
+def test_array_parameters_broadcast() -> None:
+    """Parameters as host and device arrays, broadcast against ``size``: each column follows
+    its own parameters."""
+    a = np.array([1.5, 2.0, 4.0])
+    x = np.asarray(_rng(47, "cpu").zipf(xp.asarray(a), size=(N // 2, 3)))
+    assert x.shape == (N // 2, 3)
+    for j in range(3):
+        support = np.arange(1, 3000)
+        _chi_square(x[:, j], stats.zipf(a[j]).pmf(support), support)
+    good, bad = np.array([10, 400, 30]), np.array([[20], [300]])
+    h = np.asarray(_rng(48, "cpu").hypergeometric(good, xp.asarray(bad), 25,
+                                                  size=(N // 4, 2, 3)))
+    for i in range(2):
+        for j in range(3):
+            support = np.arange(0, 26)
+            _chi_square(h[:, i, j], stats.hypergeom(good[j] + bad[i, 0], good[j],
+                                                    25).pmf(support), support)
+    # multinomial: n and pvals' other axes broadcast; each row has its own probabilities
+    pvals = np.array([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]])
+    m = np.asarray(_rng(49, "cpu").multinomial(np.array([[20], [3]]), pvals))
+    assert m.shape == (2, 3, 2) and np.all(m.sum(axis=-1) == [[20], [3]])
+    many = np.asarray(_rng(50, "cpu").multinomial(20, xp.asarray(pvals), size=(N // 4, 3)))
+    for j in range(3):
+        support = np.arange(0, 21)
+        _chi_square(many[:, j, 0], _binomial_pmf(support, 20, pvals[j, 0]), support)
+    w = np.asarray(_rng(51, "cpu").wald([1.0, 5.0], 2.0, size=(N // 2, 2)))
+    for j, mean in enumerate([1.0, 5.0]):
+        _ks(w[:, j], stats.invgauss(mean / 2.0, scale=2.0).cdf)
+    v = np.asarray(_rng(52, "cpu").vonmises([0.0, 1.0], [[0.5], [8.0]], size=(N // 4, 2, 2)))
+    for i, kappa in enumerate([0.5, 8.0]):
+        for j, mu in enumerate([0.0, 1.0]):
+            _ks((v[:, i, j] - mu + math.pi) % (2 * math.pi) - math.pi,
+                stats.vonmises(kappa).cdf)
+
+
+NEW_SHAPES: list[Callable[[Any], Any]] = [
+    lambda r: r.wald(1.0, 1.0),
+    lambda r: r.wald([1.0, 2.0], 1.0, size=(3, 2)),
+    lambda r: r.vonmises([0.0, 1.0], [[1.0], [2.0]]),
+    lambda r: r.noncentral_chisquare([0.5, 2.0], 1.0, size=(3, 2)),
+    lambda r: r.noncentral_f(2.0, 3.0, [1.0, 2.0]),
+    lambda r: r.zipf(2.0),
+    lambda r: r.zipf([2.0, 3.0]),
+    lambda r: r.logseries(0.5, size=(2, 3)),
+    lambda r: r.hypergeometric(3, 4, 2),
+    lambda r: r.hypergeometric([3, 4], 5, [[1], [2], [3]]),
+    lambda r: r.hypergeometric(5.5, 5, 2),
+    lambda r: r.multinomial(3, [0.5, 0.5]),
+    lambda r: r.multinomial([3, 4], [0.5, 0.5], size=(5, 2)),
+    lambda r: r.multinomial([[1], [2]], [[0.5, 0.5], [0.2, 0.8], [0.1, 0.9]]),
+    lambda r: r.multinomial(3, [[0.5, 0.5], [0.2, 0.8], [0.1, 0.9]], size=(4, 3)),
+    lambda r: r.multinomial(3.5, [1.0]),
+    lambda r: r.multinomial(3, [0.2, 0.3, 0.1, 0.15, 0.25], size=7),
+    lambda r: r.multivariate_hypergeometric([3, 2, 5], 4),
+    lambda r: r.multivariate_hypergeometric([3, 2, 5], 4, size=(2, 3), method="count"),
+    lambda r: r.multivariate_hypergeometric([], 0),
+]
+
+
+def test_new_distributions_shapes_and_dtypes_like_numpy() -> None:
+    for call in NEW_SHAPES:
+        expected = np.asarray(call(np.random.default_rng(0)))
+        got = call(_rng(53, "cpu"))
+        assert isinstance(got, xp.Array)
+        assert (got.shape, np.asarray(got).dtype) == (expected.shape, expected.dtype)
+
+
+def test_new_distributions_are_the_same_on_every_device(device: str) -> None:
+    _same_on_reference(device, lambda d: _rng(54, d).vonmises(0.5, [0.0, 2.0, 1e6], (50, 3)),
+                       exact=False)
+    h = _same_on_reference(device, lambda d: _rng(55, d).hypergeometric(
+        xp.asarray([10, 1000], device=d), [20, 2000], [5, 600], (50, 2)))
+    assert h.dtype == np.int64 and h.max() <= 600
+
+
+def test_new_distributions_legacy_and_device_arrays() -> None:
+    rs = xp.random.RandomState(4)
+    for name, args in [("wald", (1.0, 2.0)), ("vonmises", (0.0, 1.0)), ("zipf", (2.0,)),
+                       ("logseries", (0.5,)), ("hypergeometric", (5, 6, 4)),
+                       ("noncentral_chisquare", (2.0, 1.0)),
+                       ("noncentral_f", (2.0, 3.0, 1.0))]:
+        assert getattr(rs, name)(*args, size=3).shape == (3,)
+        assert getattr(xp.random, name)(*args, size=3).dtype == getattr(np.random, name)(
+            *args, size=3).dtype
+    assert xp.random.multinomial(5, [0.5, 0.5], size=3).shape == (3, 2)
+    assert rs.multinomial(5, [0.2, 0.8]).shape == (2,)
+    assert not hasattr(xp.random, "multivariate_hypergeometric")   # (NumPy has none either)
+    # the legacy checks differ from the Generator's, as NumPy's do
+    assert np.all(np.asarray(rs.hypergeometric(10**9, 5, 7, size=3)) == 7)
+    for call, error in [(lambda: rs.hypergeometric(1, 5, 0), ValueError),
+                        (lambda: rs.multinomial([3, 4], [0.5, 0.5]), TypeError),
+                        (lambda: rs.multinomial(3, [[0.5, 0.5]]), ValueError)]:
+        with pytest.raises(error):
+            call()
+    assert _rng(56, "cpu").hypergeometric(1, 5, 0).shape == ()
+    # device arrays are not read back: invalid parameters give -1 (counts) or NaN
+    r, d = _rng(57, "cpu"), xp.asarray
+    assert np.asarray(r.zipf(d([2.0, 1.0]))).tolist()[1] == -1
+    assert np.asarray(r.logseries(d([0.5, 1.0]))).tolist()[1] == -1
+    h = np.asarray(r.hypergeometric(d([5, -1, 5]), 5, d([3, 3, 11])))
+    assert h[0] >= 0 and np.all(h[1:] == -1)
+    m = np.asarray(r.multinomial(4, d([[0.5, 0.5], [1.5, -0.5]])))
+    assert np.all(m[0] >= 0) and np.all(m[1] == -1)
+    assert np.isnan(np.asarray(r.wald(d([1.0, -1.0]), 1.0))[1])
+    assert np.isnan(np.asarray(r.vonmises(0.0, d([1.0, -1.0])))[1])
+    assert np.isnan(np.asarray(r.noncentral_chisquare(d([2.0, 0.0]), 1.0))[1])
