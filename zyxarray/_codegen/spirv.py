@@ -239,6 +239,7 @@ class _NeedsFloat64(Exception):
     """A float64 value was asked for while rendering for a device without float64."""
 F16, F32, F64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
 U16 = np.dtype(np.uint16)
+U32, I32 = np.dtype(np.uint32), np.dtype(np.int32)
 
 
 def _part(dtype: np.dtype) -> np.dtype:
@@ -342,6 +343,77 @@ class SpirvRenderer:
         xs = m.value(OpSelect, t, big, m.value(OpFMul, t, x, quarter), x)
         ys = m.value(OpSelect, t, big, m.value(OpFMul, t, y, quarter), y)
         return m.value(OpFDiv, t, xs, ys)
+
+    def _fdiv32_in_64(self, x: int, y: int) -> int:
+        """float64 ``x / y`` of float32 values: where |y| is outside [2^-126, 2^126] (a
+        subnormal or huge float32, see ``_fdiv64``) both are scaled by 2^64 or 2^-64, which
+        float64 holds exactly, and the quotient is the same."""
+        m = self.m
+        t, b = self.t(F64), self.t(BOOL)
+        ay = self._glsl(GLSL_FABS, t, y)
+        scale = m.value(OpSelect, t, m.value(OpFOrdLessThan, b, ay, self.const(2.0 ** -126, F64)),
+                        self.const(2.0 ** 64, F64),
+                        m.value(OpSelect, t, m.value(OpFOrdGreaterThan, b, ay,
+                                                     self.const(2.0 ** 126, F64)),
+                                self.const(2.0 ** -64, F64), self.const(1.0, F64)))
+        return m.value(OpFDiv, t, m.value(OpFMul, t, x, scale), m.value(OpFMul, t, y, scale))
+
+    def _fdiv64(self, x: int, y: int) -> int:
+        """float64 ``x / y``. Vulkan bounds OpFDiv only for |y| in [2^-126, 2^126], and
+        NVIDIA's driver divides float64 through a reciprocal seeded in float32's range:
+        1 / 8.9e-300 gave inf. Outside that range y is split as 2^e y', y' in [1, 2) (its
+        exponent bits replaced), x / y' is divided and the quotient scaled by 2^-e in two
+        exact steps; a subnormal y is first scaled by 2^64, x with it (x then overflowing
+        means x / y does too), and a small x by 2^64 before its division. Zero, infinite
+        and NaN y divide as they are. The rounding is the division's own, except that a
+        subnormal quotient is rounded twice. 32-bit words only: no Int64 needed."""
+        m = self.m
+        t, b = self.t(F64), self.t(BOOL)
+        u32, i32 = self.t(U32), self.t(I32)
+        v2 = m.type(OpTypeVector, u32, 2)
+
+        def c(v: float) -> int:
+            return self.const(v, F64)
+
+        def u(v: int) -> int:
+            return self.const(v, U32)
+
+        plain = m.value(OpFDiv, t, x, y)
+        ay = self._glsl(GLSL_FABS, t, y)
+        keep = m.value(OpLogicalOr, b, m.value(OpLogicalAnd, b,
+                       m.value(OpFOrdGreaterThanEqual, b, ay, c(2.0 ** -126)),
+                       m.value(OpFOrdLessThanEqual, b, ay, c(2.0 ** 126))),
+                       m.value(OpLogicalOr, b, m.value(OpFOrdEqual, b, ay, c(0.0)),
+                               m.value(OpLogicalOr, b, m.value(OpIsInf, b, y),
+                                       m.value(OpIsNan, b, y))))
+        scale = m.value(OpSelect, t, m.value(OpFOrdLessThan, b, ay, c(2.0 ** -1022)),
+                        c(2.0 ** 64), c(1.0))
+        xs, ys = m.value(OpFMul, t, x, scale), m.value(OpFMul, t, y, scale)
+        words = m.value(OpBitcast, v2, ys)
+        lo = m.value(OpCompositeExtract, u32, words, 0)
+        hi = m.value(OpCompositeExtract, u32, words, 1)
+        field = m.value(OpBitwiseAnd, u32, m.value(OpShiftRightLogical, u32, hi, u(20)),
+                        u(0x7FF))
+        mantissa = m.value(OpBitwiseOr, u32, m.value(OpBitwiseAnd, u32, hi, u(0x800FFFFF)),
+                           u(0x3FF00000))
+        # a small x too (its quotient by y' would lose bits as a subnormal): times 2^64, the
+        # 64 taken back with the scaling
+        small = m.value(OpFOrdLessThan, b, self._glsl(GLSL_FABS, t, xs), c(2.0 ** -1020))
+        xs = m.value(OpFMul, t, xs, m.value(OpSelect, t, small, c(2.0 ** 64), c(1.0)))
+        q = m.value(OpFDiv, t, xs, m.value(OpBitcast, t,
+                                           m.value(OpCompositeConstruct, v2, lo, mantissa)))
+        # -e = 1023 - field (less 64 for a scaled x), in [-1087, 1022]: two halves, each
+        # within [-544, 511]
+        minus_e = m.value(OpISub, i32, m.value(OpSelect, i32, small, self.const(959, I32),
+                                               self.const(1023, I32)),
+                          m.value(OpBitcast, i32, field))
+        half = m.value(OpShiftRightArithmetic, i32, minus_e, self.const(1, I32))
+        for k in (half, m.value(OpISub, i32, minus_e, half)):
+            biased = m.value(OpBitcast, u32, m.value(OpIAdd, i32, k, self.const(1023, I32)))
+            power = m.value(OpBitcast, t, m.value(OpCompositeConstruct, v2, u(0), m.value(
+                OpShiftLeftLogical, u32, biased, u(20))))
+            q = m.value(OpFMul, t, q, power)
+        return m.value(OpSelect, t, keep, plain, q)
 
     def const(self, value: Any, dtype: Any) -> int:
         d = np.dtype(dtype)
@@ -617,11 +689,21 @@ class SpirvRenderer:
         return m.value(OpCompositeExtract, u32, m.value(OpLoad, m.type(OpTypeVector, u32, 3),
                                                         self.wg_var), 2)
 
-    def opaque_int64_zero(self, t: int) -> int:
-        """An int64 zero that compilers cannot fold (as ``opaque_zero``)."""
+    def _int_sign(self, t: int, d: np.dtype, x: int) -> int:
+        """The sign of a signed integer without comparisons: (x >> (n-1)) | ((-x) >>> (n-1))
+        (-1, 0 or 1; the minimum too, whose negation wraps to itself). Comparisons of int64
+        with zero went wrong twice: lavapipe gave 1 for int64 widened from int32 compared
+        with a plain 0, and NVIDIA's driver gave wrong signs (or failed the launch) when the
+        zero was hidden from lavapipe as the work-group id's widened z. Narrow types work
+        in int32."""
         m = self.m
-        return m.value(OpBitcast, t, m.value(OpUConvert, m.type(OpTypeInt, 64, 0),
-                                             self._group_z()))
+        if d.itemsize < 4:
+            i32 = self.t(I32)
+            wide = m.value(OpSConvert, i32, x)
+            return m.value(OpSConvert, t, self._int_sign(i32, I32, wide))
+        shift = self.const(d.itemsize * 8 - 1, d)
+        return m.value(OpBitwiseOr, t, m.value(OpShiftRightArithmetic, t, x, shift),
+                       m.value(OpShiftRightLogical, t, m.value(OpSNegate, t, x), shift))
 
     def opaque_zero(self, t: int, d: np.dtype, negative: bool = False) -> int:
         """A float32 or float64 zero (``-0.0`` if ``negative``) that compilers cannot fold:
@@ -989,10 +1071,12 @@ class SpirvRenderer:
                 # (as sqrt below); float32's OpFDiv is allowed 2.5 ulp, and NVIDIA's was 1
                 # ulp off for a third of the quotients
                 f64 = self.t(F64)
-                return m.value(OpFConvert, t, m.value(OpFDiv, f64, m.value(OpFConvert, f64, a[0]),
-                                                      m.value(OpFConvert, f64, a[1])))
+                return m.value(OpFConvert, t, self._fdiv32_in_64(
+                    m.value(OpFConvert, f64, a[0]), m.value(OpFConvert, f64, a[1])))
             if d == F32:
                 return self._fdiv32(t, a[0], a[1])
+            if d == F64:
+                return self._fdiv64(*a)
             return m.value(OpFDiv, t, *a)
         if op in (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE):
             table = {Op.CMPLT: (OpFOrdLessThan, OpSLessThan, OpULessThan),
@@ -1047,19 +1131,14 @@ class SpirvRenderer:
             return self._glsl(code, t, a[0])
         if op in (Op.FLOOR, Op.CEIL, Op.TRUNC, Op.ROUND):
             return a[0]            # (integers are whole already)
+        if op is Op.SIGN and signed:
+            return self._int_sign(t, d, a[0])
         if op is Op.SIGN:
             zero, one = self.const(0, d), self.const(1, d)
-            pos = m.value(OpFOrdGreaterThan if f else (OpSGreaterThan if signed
-                                                         else OpUGreaterThan), b, a[0], zero)
-            hidden = zero
-            if signed and d.itemsize == 8:
-                # (compared with a zero it cannot see: lavapipe gave 1 for every int64 cast
-                # from int32, zero and negatives too, when the comparisons were with 0)
-                hidden = self.opaque_int64_zero(t)
-                pos = m.value(OpSGreaterThan, b, a[0], hidden)
+            pos = m.value(OpFOrdGreaterThan if f else OpUGreaterThan, b, a[0], zero)
             out = m.value(OpSelect, t, pos, one, zero)
-            if signed or f:
-                neg = m.value(OpFOrdLessThan if f else OpSLessThan, b, a[0], hidden)
+            if f:
+                neg = m.value(OpFOrdLessThan, b, a[0], zero)
                 out = m.value(OpSelect, t, neg, self.const(-1, d), out)
             if f:          # (NaN stays NaN)
                 out = m.value(OpSelect, t, m.value(OpIsNan, b, a[0]), a[0], out)
@@ -1607,8 +1686,9 @@ class SpirvRenderer:
             shifted = m.value(OpSelect, t, sign_differs, m.value(OpFAdd, t, mod, b_), mod)
             out = m.value(OpSelect, t, nonzero, shifted, self._alu(fake, [zero, b_], [d, d]))
             return m.value(OpSelect, t, m.value(OpFOrdEqual, b, b_, zero), mod, out)
-        quotient = m.value(OpFDiv, t, a, b_)
-        d0 = m.value(OpFDiv, t, m.value(OpFSub, t, a, mod), b_)
+        div = self._fdiv64 if d == F64 else (lambda p, q: m.value(OpFDiv, t, p, q))
+        quotient = div(a, b_)
+        d0 = div(m.value(OpFSub, t, a, mod), b_)
         d0 = m.value(OpSelect, t, m.value(OpLogicalAnd, b, nonzero, sign_differs),
                      m.value(OpFSub, t, d0, self.const(1.0, d)), d0)
         fl = self._glsl(GLSL_FLOOR, t, d0)
