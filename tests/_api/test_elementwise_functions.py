@@ -34,6 +34,7 @@ from tests.helpers import (
     assert_close,
     check_against_numpy,
     elements,
+    flushes_float32_subnormals,
     inputs,
     numpy_result,
     on_devices,
@@ -539,6 +540,10 @@ def test_division_over_the_whole_exponent_range(device: str) -> None:
             (np.isnan(got) & np.isnan(want))
         allowed = (registry.get(device).info.kind == "vulkan") & \
             (np.abs(want) < info.tiny) & (np.abs(y) > 2.0 ** 126)
+        if d == np.float32 and flushes_float32_subnormals(device):
+            # (NVIDIA's Vulkan driver flushes float32 subnormals, operands and results)
+            allowed |= (np.abs(x) < info.tiny) | (np.abs(y) < info.tiny) | \
+                (np.abs(want) < info.tiny)
         bad = ~same & ~allowed
         assert not bad.any(), (d, x[bad][:4], y[bad][:4], got[bad][:4], want[bad][:4])
 
