@@ -437,8 +437,8 @@ class Program:
         kind = _kind(ref.dtype)
         conv = {"b": bool, "i": int, "f": float, "c": complex}[kind]
         got, want = conv(zyx), conv(ref)
-        if not _close(np.array(got), np.array(want), np.asarray(v.tol[idx]),
-                      np.asarray(v.sign[idx])):
+        if not _close(np.array(got, ref.dtype), np.array(want, ref.dtype),
+                      np.asarray(v.tol[idx]), np.asarray(v.sign[idx]), self.flushes):
             raise Mismatch(f"{conv.__name__}(x[{idx}]) = {got!r}, NumPy's {want!r}\n"
                            f"{self.describe()}")
 
@@ -468,7 +468,7 @@ class Program:
             out = np.asarray(v.zyx)
         snapshot = v.ref.copy()
         self.exports.append((out, snapshot, v.tol.copy(), how))
-        if not _close(out, snapshot, v.tol, v.sign):
+        if not _close(out, snapshot, v.tol, v.sign, self.flushes):
             raise Mismatch(f"{how} export differs at once\n{self.describe()}")
 
     # -- checking -----------------------------------------------------------------------
