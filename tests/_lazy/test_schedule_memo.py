@@ -420,3 +420,26 @@ def test_samplers_compile_nothing_for_a_new_seed_or_parameter(device: str) -> No
     for seed, lam, p in ((1, 3.0, 0.25), (2, 3.5, 0.24), (3, 2.5, 0.2)):
         draws(seed, lam, p)
     assert realize.stats["compiles"] == compiles
+
+
+def test_literals_are_per_thread(device: str) -> None:
+    """A sampler inside ``literals()`` in one thread leaves another thread's scalars
+    arguments (a global scope made them literals: a compile per value)."""
+    import threading
+    inside, leave = threading.Event(), threading.Event()
+
+    def sampler() -> None:
+        with graph.literals():
+            inside.set()
+            leave.wait(10)
+
+    t = threading.Thread(target=sampler)
+    t.start()
+    try:
+        assert inside.wait(10)
+        x = xp.asarray(BASE.astype(np.float32), device=device)
+        assert _float_arguments(xp.explain(x * 2.53 + 0.931)) == 2
+    finally:
+        leave.set()
+        t.join()
+

@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import threading
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -239,7 +240,7 @@ def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
     NaNs are not shared. Inside ``literals()`` a Python int, float or bool is a ``literal``
     (a NumPy scalar stays an argument)."""
     t = type(value)
-    if literal_scope[0] and (t is int or t is float or t is bool) and \
+    if literal_scope.depth and (t is int or t is float or t is bool) and \
             np.dtype(dtype).kind in "biuf":
         return literal(value, dtype, device)
     if t is int or t is bool or (t is float and value != 0.0 and value == value):
@@ -253,10 +254,15 @@ def const(value: Any, dtype: DTypeLike, device: Device) -> Node:
     return Node("CONST", (), value, np.dtype(dtype), (), device)
 
 
-#: how deep in ``literals()`` this process is (a count, not per thread: another thread's
-#: scalars taken meanwhile become literals too, which costs it a compile per value, never a
-#: wrong result)
-literal_scope = [0]
+class _LiteralScope(threading.local):
+    """How deep in ``literals()`` this thread is (per thread: a sampler running in one
+    thread must not make another thread's scalars literals, whose values would then be
+    structure: a compile per value)."""
+
+    depth = 0
+
+
+literal_scope = _LiteralScope()
 
 
 @contextlib.contextmanager
@@ -265,11 +271,11 @@ def literals() -> Iterator[None]:
     ``literal``s, written into the kernels. For the library's own algorithms (a sampler's
     coefficients): the values that change from call to call must then be NumPy scalars or
     arrays (``_random_sampling._fresh``), which stay arguments."""
-    literal_scope[0] += 1
+    literal_scope.depth += 1
     try:
         yield
     finally:
-        literal_scope[0] -= 1
+        literal_scope.depth -= 1
 
 
 def literal(value: int | float | bool, dtype: DTypeLike, device: Device) -> Node:
@@ -441,7 +447,7 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
     dtype, device = a.dtype, a.device
     shared = t is int or (t is float and value != 0.0 and value == value)
     c = _consts.get((t, value, dtype, device)) if shared else None
-    if c is None or literal_scope[0]:
+    if c is None or literal_scope.depth:
         c = const(value, dtype, device)
         shared = shared and c.op == "CONST" and literal_token(c) is None
     ka = a.key
