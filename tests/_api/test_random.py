@@ -874,3 +874,24 @@ def test_new_distributions_legacy_and_device_arrays() -> None:
     assert np.isnan(np.asarray(r.wald(d([1.0, -1.0]), 1.0))[1])
     assert np.isnan(np.asarray(r.vonmises(0.0, d([1.0, -1.0])))[1])
     assert np.isnan(np.asarray(r.noncentral_chisquare(d([2.0, 0.0]), 1.0))[1])
+
+
+def test_seed_sequences_seed_every_generator() -> None:
+    """``zyxarray.random.SeedSequence`` is NumPy's: its spawned children are independent,
+    reproducible seeds for ``default_rng`` and ``Philox`` (``RandomState`` refuses one, as
+    NumPy's does)."""
+    children = xp.random.SeedSequence(1234).spawn(2)
+    a, b = (np.asarray(xp.random.default_rng(c).random(64)) for c in children)
+    assert not np.array_equal(a, b)
+    again = xp.random.SeedSequence(1234).spawn(2)[0]
+    np.testing.assert_array_equal(np.asarray(xp.random.default_rng(again).random(64)), a)
+    np.testing.assert_array_equal(
+        np.asarray(xp.random.Generator(xp.random.Philox(again)).random(64)), a)
+    with pytest.raises(TypeError):
+        xp.random.RandomState(xp.random.SeedSequence(7))
+
+
+@pytest.mark.parametrize("name", ["PCG64", "PCG64DXSM", "MT19937", "SFC64"])
+def test_sequential_bit_generators_are_refused_clearly(name: str) -> None:
+    with pytest.raises(TypeError, match=f"{name}.*Philox"):
+        xp.random.Generator(getattr(xp.random, name)(1))
