@@ -443,3 +443,25 @@ def test_literals_are_per_thread(device: str) -> None:
         leave.set()
         t.join()
 
+
+
+def test_keyed_plans_survive_the_key_table_being_cleared(device: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the key table fills and is cleared, the shared constants go with it: a constant
+    made before (with a key of the old table) and one made after would give one graph two
+    keys, and a long session's loops fell off the keyed path."""
+    x = xp.asarray(BASE, device=device)
+    np.asarray(x * 0.5 + 1.0)                  # (0.5 and 1.0 shared, keyed in the old table)
+    monkeypatch.setattr(graph, "MAX_KEYS", 0)
+    graph._intern(("a record that fills the table", device))
+    monkeypatch.setattr(graph, "MAX_KEYS", 100_000)
+    y = xp.asarray(BASE, device=device)
+    assert_close(_chain(y, 30, 0.5, 1.0), _chain(BASE, 30, 0.5, 1.0), rtol=1e-14)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    monkeypatch.setattr(schedule, "_structure", walked)
+    for k in range(3):
+        assert_close(_chain(y, 30, 0.25 * (k + 1), -1.0 - k),
+                     _chain(BASE, 30, 0.25 * (k + 1), -1.0 - k), rtol=1e-14)

@@ -141,10 +141,33 @@ def _intern(record: tuple) -> int:
     k = _keys.get(record)
     if k is None:
         if len(_keys) >= MAX_KEYS:
-            _keys.clear()
-            _window_keys.clear()
+            _forget_keys()
         k = _keys[record] = next(_key_counter)
     return k
+
+
+def _forget_keys() -> None:
+    """Clear the key table and every cache of nodes or keys made from it. The shared
+    constants go too: one made before (its leaf key from the old table) and one made after
+    would give the same graph two keys, and the keyed plans memoized for one would never
+    serve the other (a long session's loops fell off the keyed path for good)."""
+    _keys.clear()
+    _window_keys.clear()
+    _consts.clear()
+    _literals.clear()
+    _const_keys.clear()
+
+
+def const_key(dtype: np.dtype, device: Device) -> int:
+    """The leaf key of a CONST of ``dtype`` on ``device`` (what ``Node`` would give one)."""
+    k = _const_keys.get((dtype, device))
+    if k is None:
+        k = _intern(("CONST", dtype, (), device))
+        _const_keys[(dtype, device)] = k
+    return k
+
+
+_const_keys: dict[tuple, int] = {}
 
 
 def _leaf_key(op: str, dtype: np.dtype, shape: tuple[int, ...], device: Device) -> int | None:

@@ -459,16 +459,12 @@ def element(node: Node, idx: tuple[int, ...] = ()) -> Node | None:
     n = _new_node(Node)
     n.op, n.srcs, n.arg, n.buffer = "CONST", (), value, None
     n.dtype, n.shape, n.device, n.depth = node.dtype, (), node.device, 0
-    n.key = _CONST_KEYS.get((node.dtype, node.device))
-    if n.key is None:
-        n.key = _CONST_KEYS[(node.dtype, node.device)] = graph._leaf_key(
-            "CONST", node.dtype, (), node.device)
+    n.key = graph.const_key(node.dtype, node.device)
     n.leaves = None
     return n
 
 
 _new_node = object.__new__
-_CONST_KEYS: dict[tuple, int | None] = {}
 
 
 def store_element(node: Node, idx: tuple[int, ...], value: Any) -> bool:
