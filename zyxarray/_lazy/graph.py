@@ -472,7 +472,7 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
     c = _consts.get((t, value, dtype, device)) if shared else None
     if c is None or literal_scope.depth:
         c = const(value, dtype, device)
-        shared = shared and c.op == "CONST" and literal_token(c) is None
+        shared = shared and literal_token(c) is None
     ka = a.key
     if ka is not None:
         leaves = a.leaves or (a,)

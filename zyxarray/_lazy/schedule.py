@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._codegen.ir import Op
-from .graph import _WINDOWED, Node, const, literal, literal_token, window_start, window_structure
+from .graph import _WINDOWED, Node, literal, literal_token, window_start, window_structure
 from .view import ShapeTracker, View, at_offset, compose, contiguous_strides
 
 
@@ -239,8 +239,7 @@ class _Builder:
             # is computed from them, or a constant, need not be 0)
             plan.iotas.append(compose(st, node.arg))
             valid = self.add(Expr("VALID", np.dtype(np.bool_), (), len(plan.iotas) - 1))
-            zero = self.walk(const(0, node.dtype, node.device) if node.dtype.kind == "c"
-                             else literal(0, node.dtype, node.device), st)
+            zero = self.walk(literal(0, node.dtype, node.device), st)
             return self.add(Expr("ALU", node.dtype, (valid, inner, zero), Op.WHERE))
         if id(node) in self.materialize and node is not self.root:
             return self.load(node, st)
