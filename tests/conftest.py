@@ -177,6 +177,17 @@ def selected_devices() -> list[str]:
 
 
 @pytest.fixture
+def kernels_only() -> Any:
+    """Every result a kernel's: the cpu device computes no small result at once
+    (``_api/_hot.c``), for tests of the lazy machinery (scheduling, fusion, kernel counts)
+    built on small arrays."""
+    from zyxarray._api import _hot
+    previous = _hot.set_now_max(0)
+    yield
+    _hot.set_now_max(previous)
+
+
+@pytest.fixture
 def device(request: pytest.FixtureRequest) -> str:
     """The name of one available device (the test runs once per device)."""
     return request.param

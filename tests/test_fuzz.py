@@ -40,6 +40,24 @@ def test_fixed_sample(device: str) -> None:
     sample()
 
 
+@pytest.mark.skipif(CAMPAIGN is not None, reason="the campaign runs test_campaign")
+def test_fixed_sample_cpu_kernels_only() -> None:
+    """The cpu device computes small results now (``_api/_hot.c``), so most of the fixed
+    sample's arithmetic never reaches its kernels; this sample turns that off."""
+    from zyxarray._api import _hot
+
+    @settings(max_examples=SAMPLE // 2)
+    @given(data=st.data())
+    def sample(data: st.DataObject) -> None:
+        data.draw(fuzzing.programs("cpu"))
+
+    previous = _hot.set_now_max(0)
+    try:
+        sample()
+    finally:
+        _hot.set_now_max(previous)
+
+
 @pytest.mark.skipif(CAMPAIGN is None, reason="make fuzz (ZYXARRAY_FUZZ_EXAMPLES) runs it")
 @settings(max_examples=int(CAMPAIGN or 1), derandomize=False, database=None)
 @given(data=st.data())

@@ -47,6 +47,11 @@ UNPICKLE_DEVICE = "ZYXARRAY_UNPICKLE_DEVICE"
 #: and scalar arithmetic in C, built with the cpu device's compiler).
 HOT = "ZYXARRAY_HOT"
 
+#: The most elements of a result the cpu device computes at once, without a kernel, when its
+#: operands are small arrays in memory (``_api/_hot.c``; default 4096; ``0``: every result
+#: is a fused kernel's, as on the other devices).
+NOW_MAX = "ZYXARRAY_NOW_MAX"
+
 #: ``1`` or ``0``: Vulkan kernels take their buffers by device address, or bind them as
 #: descriptors (then a buffer stops at the storage range). Unset: by address where the
 #: device's storage-buffer range is small (``_devices/vulkan.py``, ``ADDRESSES_BELOW``).
@@ -57,7 +62,7 @@ VULKAN_ADDRESSES = "ZYXARRAY_VULKAN_ADDRESSES"
 FUZZ_EXAMPLES = "ZYXARRAY_FUZZ_EXAMPLES"
 
 ALL = (DEBUG, DEVICE, TEST_DEVICES, CACHE_DIR, DISK_CACHE, CONFIG, CC, NUM_THREADS, MAX_DEPTH,
-       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT, VULKAN_ADDRESSES,
+       OPENCL_OPTIONS, TUNE, CUDA_DIALECT, UNPICKLE_DEVICE, HOT, NOW_MAX, VULKAN_ADDRESSES,
        FUZZ_EXAMPLES)
 
 

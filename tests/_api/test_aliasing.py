@@ -148,6 +148,7 @@ def test_scikit_learns_diagonal_regularization(device: str) -> None:
     _both(device, program)
 
 
+@pytest.mark.usefixtures("kernels_only")   # (small cpu results are not computed now)
 def test_a_write_into_a_realized_base_reuses_its_buffer(device: str) -> None:
     """When nothing but the base and its views refer to the base's buffer, a write goes
     straight into it (no copy of the whole base per write)."""

@@ -25,6 +25,10 @@ from zyxarray._devices.base import DeviceInfo
 from zyxarray._lazy.lower import canonicalize, lower, phases
 from zyxarray._lazy.schedule import schedule
 
+#: kernels of graphs built on small cpu arrays, which must stay lazy (not results
+#: computed at once: ``_api/_hot.c``)
+pytestmark = pytest.mark.usefixtures("kernels_only")
+
 CLANG = shutil.which("clang-19")
 READELF = shutil.which("llvm-readelf-19") or shutil.which("llvm-readelf")
 NVCC = shutil.which("nvcc")

@@ -20,6 +20,10 @@ from zyxarray._devices.base import DeviceInfo
 from zyxarray._lazy.lower import canonicalize, lower, phases
 from zyxarray._lazy.schedule import schedule
 
+#: kernels of graphs built on small cpu arrays, which must stay lazy (not results
+#: computed at once: ``_api/_hot.c``)
+pytestmark = pytest.mark.usefixtures("kernels_only")
+
 INFO = DeviceInfo(name="vulkan:test", kind="vulkan", language="spirv", style="threads",
                   max_work_group=1024, local_memory=32768, simd_lanes=1, launch_bounds=True)
 

@@ -20,6 +20,10 @@ from zyxarray._lazy.lower import canonicalize, lower, phases, scratch
 from zyxarray._lazy.realize import to_host
 from zyxarray._lazy.schedule import schedule
 
+#: kernels of graphs built on small cpu arrays, which must stay lazy (not results
+#: computed at once: ``_api/_hot.c``)
+pytestmark = pytest.mark.usefixtures("kernels_only")
+
 
 @pytest.fixture(scope="module")
 def vk() -> Any:

@@ -290,15 +290,20 @@ class Array(_hot.Base):
         storage.add(self)
 
     @staticmethod
-    def _resolve_row(row: Array, alias: tuple, node0: g.Node, base: g.Node, i: int) -> None:
-        """Make ``row``, a pending row that ``_hot.c`` made as ``base[i]`` of an array with
-        ``alias`` while its storage held ``node0``, the storage member that ``Array._view``
-        would have made then; its node shows the storage's value now (NumPy's view shows
-        the writes made since)."""
+    def _resolve_row(row: Array, alias: tuple, node0: g.Node, base: g.Node,
+                     i: int | None) -> None:
+        """Make ``row``, a pending view that ``_hot.c`` made as ``base[i]`` (``i`` None:
+        ``base.T``) of an array with ``alias`` while its storage held ``node0``, the storage
+        member that ``Array._view`` would have made then; its node shows the storage's value
+        now (NumPy's view shows the writes made since)."""
         storage, within, writeable = alias
-        st = _within(base, within, g.index_first, i)
+        if i is None:
+            make, args = g.permute, (tuple(reversed(range(len(base.shape)))),)
+        else:
+            make, args = g.index_first, (i,)
+        st = _within(base, within, make, *args)
         if len(st) != 1 or st[0].mask is not None:     # (not one window: a copy, as _view)
-            row._node = g.index_first(base, i)
+            row._node = make(base, *args)
             row._alias = None
             return
         row._node = g.view_of(storage.node, st, st[0].shape)
@@ -343,9 +348,10 @@ class Array(_hot.Base):
     def itemsize(self) -> int:
         return self._node.dtype.itemsize
 
-    @property
-    def T(self) -> Array:
-        # Note: the standard defines .T for 2-D arrays only; like NumPy we reverse all axes.
+    def _T(self) -> Array:
+        """``self.T`` (``_hot.install`` makes it the property; in C a window's transpose is a
+        pending view). The standard defines .T for 2-D arrays only; like NumPy we reverse
+        all axes."""
         return Array._view(self, g.permute, tuple(reversed(range(self.ndim))))
 
     @property
@@ -563,7 +569,8 @@ class Array(_hot.Base):
             result = op(self, other)
             if result is not NotImplemented and result.shape == self.shape and \
                     result.dtype == self.dtype:
-                self._node = result._node
+                if not _hot.take(self, result):     # (a result computed now: no node made)
+                    self._node = result._node
                 return self
         return self._inplace(name, other)
 
@@ -611,10 +618,10 @@ class Array(_hot.Base):
     def __rshift__(self, o: Any) -> Any: return self._binop("bitwise_right_shift", o)
     def __rrshift__(self, o: Any) -> Any: return self._binop("bitwise_right_shift", o, True)
     def __irshift__(self, o: Any) -> Any: return self._inplace("bitwise_right_shift", o)
-    def __matmul__(self, o: Any) -> Any:
+    def _matmul(self, o: Any) -> Any:
         return (_matmul or _load_matmul())(self, o) if _is_operand(o) else NotImplemented
 
-    def __rmatmul__(self, o: Any) -> Any:
+    def _rmatmul(self, o: Any) -> Any:
         return (_matmul or _load_matmul())(o, self) if _is_operand(o) else NotImplemented
 
     def __imatmul__(self, o: Any) -> Any:

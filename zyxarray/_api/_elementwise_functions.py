@@ -20,6 +20,7 @@ from .._devices import registry
 from .._devices.base import Device
 from .._lazy import graph as g
 from . import _dtypes as dt
+from . import _hot
 from ._arguments import mixed_devices
 from ._array_object import Array
 
@@ -187,9 +188,19 @@ def _require_array(name: str, x: Any, device: Device | None = None) -> Array:
     raise TypeError(f"{name}: expected an array, got {type(x).__name__}")
 
 
+#: ``_hot.c``'s float functions computed now for small arrays in host memory (by name)
+_NOW_CODES = _hot.UNARY if _hot.core is not None else {}
+_now = _hot.core.unary_now if _hot.core is not None else None
+
+
 def _float_unary(name: str, x: Any, op: Op) -> Array:
     """A function of floating-point values; integers compute in the default float dtype."""
     if type(x) is Array:
+        fn = _NOW_CODES.get(name)
+        if fn is not None:
+            result = _now(fn, x)        # type: ignore[misc]
+            if result is not None:
+                return result
         node = x._node
         if node.dtype.kind in "fc" and not g.is_constant(node):
             return Array._new(g.alu1(op, node))     # (the common case, in one step)

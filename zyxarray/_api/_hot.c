@@ -38,6 +38,8 @@
 #include <string.h>
 #include <math.h>
 
+/* @c_math@: _hot.py puts the kernels' math helpers here (zx_exp_f64, ...) */
+
 enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_COUNT };
 enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
@@ -59,6 +61,8 @@ typedef struct {
     uint64_t win_epoch;     /* the epoch the window was learnt at; 0: never */
     int win_ok, win_direct, win_code, win_ndim;
     int win_lanes;          /* the device's loop-kernel reduction lanes (0: no reduce_now) */
+    int win_now;            /* the device computes small results now (the cpu device) */
+    PyObject *block;        /* a result computed now, before its node: the Block holding it */
     char *win_ptr;
     Py_ssize_t win_shape[MAXDIM], win_strides[MAXDIM];
 } Core;
@@ -69,7 +73,7 @@ static uint64_t epoch = 1;
 static int enabled = 1;
 /* Python callables given to `install` */
 static PyObject *make_const, *host_window, *dtype_codes, *resolve_row, *slow_storage,
-                *slow_sum, *slow_mean;
+                *slow_sum, *slow_mean, *adopt, *slow_matmul, *slow_rmatmul, *slow_T;
 static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
                 *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
 static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST, *s_node;
@@ -301,6 +305,10 @@ static int pend_current(Core *self) {
 
 /* 1 if the array's elements are in host memory at a known window, 0 if not (or not now). */
 static int window(Core *self) {
+    if (self->block != NULL && self->node == NULL) {   /* (its memory: no kernel writes it) */
+        self->win_epoch = epoch;
+        return 1;
+    }
     if (self->pend != NULL) {
         if (self->win_epoch == epoch && pend_current(self)) return self->win_ok;
         if (resolve(self) < 0) { PyErr_Clear(); return 0; }
@@ -323,6 +331,7 @@ static int window(Core *self) {
             self->win_code = code ? (int)PyLong_AsLong(code) : -1;
             self->win_direct = PyObject_IsTrue(PyTuple_GET_ITEM(r, 4));
             self->win_lanes = (int)PyLong_AsLong(PyTuple_GET_ITEM(r, 6));
+            self->win_now = PyObject_IsTrue(PyTuple_GET_ITEM(r, 7)) == 1;
             self->win_ndim = (int)n;
             for (Py_ssize_t k = 0; k < n && k < MAXDIM; k++) {
                 self->win_shape[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
@@ -412,6 +421,413 @@ static void store(int code, char *p, Value v) {
     }
 }
 
+/* -- small results computed now ------------------------------------------------------------- */
+
+/* Arithmetic on small arrays whose elements are in host memory, on a device that computes
+ * small results now (the cpu device: `host_window` says which), is done at once, as NumPy
+ * does it: a kernel's launch costs more than the work below `now_max` elements. The result
+ * is an array without a node whose memory is a `Block`; `_node` makes it a buffer node over
+ * that memory (`adopt`) when Python code first asks. Each operation computes what the
+ * kernels compute, to the bit: IEEE arithmetic in the array's dtype, integers wrapped, and
+ * the same math helpers (`_codegen/c_math.py`'s, inserted at build time by `_hot.py`; libm's
+ * where the kernels call libm). Matrix products add in order along the inner axis, one
+ * rounding per step (NumPy's BLAS may differ in the last bits, as it does between shapes). */
+
+static Py_ssize_t now_max = 4096;       /* elements; 0: every result is a kernel's */
+#define MATMUL_NOW_MAX 32768            /* multiply-adds of a matrix product computed now */
+#define UNARY_NOW_MAX 512               /* elements of exp, log, ... computed now (a scalar
+                                         * loop: past this a vectorized kernel wins) */
+static const int item_size[C_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+
+typedef struct {
+    PyObject_HEAD
+    char *ptr;
+    Py_ssize_t nbytes;
+} Block;
+
+static void Block_dealloc(Block *b) {
+    free(b->ptr);
+    PyObject_Free(b);
+}
+
+static int Block_getbuffer(Block *b, Py_buffer *view, int flags) {
+    return PyBuffer_FillInfo(view, (PyObject *)b, b->ptr, b->nbytes, 0, flags);
+}
+
+static PyBufferProcs Block_buffer = {(getbufferproc)Block_getbuffer, NULL};
+
+static PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "zyxarray._hot.Block",
+    .tp_doc = "The memory of a result computed now (see _hot.c); lent as a writable buffer.",
+    .tp_basicsize = sizeof(Block),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Block_dealloc,
+    .tp_as_buffer = &Block_buffer,
+};
+
+/* A new array of `code` and `shape` (C-contiguous) over a new Block, its elements not yet
+ * written; NULL with an error set. */
+static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
+    Py_ssize_t n = 1;
+    for (int k = 0; k < nd; k++) n *= shape[k];
+    Block *b = PyObject_New(Block, &BlockType);
+    if (b == NULL) return NULL;
+    b->nbytes = n * item_size[code];
+    b->ptr = NULL;
+    if (posix_memalign((void **)&b->ptr, 64, b->nbytes > 0 ? b->nbytes : 1) != 0) {
+        b->ptr = NULL;
+        Py_DECREF(b);
+        PyErr_Format(PyExc_MemoryError, "cannot allocate %zd bytes on device cpu", b->nbytes);
+        return NULL;
+    }
+    Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
+    if (o == NULL) { Py_DECREF(b); return NULL; }
+    o->block = (PyObject *)b;
+    o->sc = SC_NONE;
+    Py_INCREF(Py_None);
+    o->alias = Py_None;
+    Py_INCREF(like->device);
+    o->device = like->device;
+    o->win_epoch = epoch;
+    o->win_ok = o->win_direct = o->win_now = 1;
+    o->win_code = code;
+    o->win_lanes = like->win_lanes;
+    o->win_ndim = nd;
+    o->win_ptr = b->ptr;
+    Py_ssize_t stride = item_size[code];
+    for (int k = nd - 1; k >= 0; k--) {
+        o->win_shape[k] = shape[k];
+        o->win_strides[k] = stride;
+        stride *= shape[k];
+    }
+    return o;
+}
+
+/* Would `self` compute a result now? (A window on such a device; the caller checks sizes.) */
+static int now_ok(Core *self) {
+    return enabled && now_max > 0 && window(self) && self->win_now;
+}
+
+/* The loop over a result's elements: `nd` axes of `shape`, each operand `k` read at
+ * `ptr[k]` with byte strides `st[k]` (0 along broadcast axes and for a scalar). */
+typedef struct {
+    int nd, out_nd;                     /* the loop's axes; the result's (before merging) */
+    Py_ssize_t n, shape[MAXDIM], st[2][MAXDIM], out_shape[MAXDIM];
+    const char *ptr[2];
+} Loop;
+
+/* `a` and `b` (b NULL: a scalar at `scalar`) broadcast to one shape; 0 when they do not
+ * broadcast (the slow path says so), or the result is empty or larger than `now_max`. */
+static int broadcast(Loop *L, Core *a, Core *b, const void *scalar) {
+    int nd = a->win_ndim;
+    if (b != NULL && b->win_ndim > nd) nd = b->win_ndim;
+    L->nd = nd;
+    L->n = 1;
+    for (int k = 0; k < nd; k++) {
+        Py_ssize_t size = 1;
+        for (int j = 0; j < 2; j++) {
+            Core *c = j == 0 ? a : b;
+            L->st[j][k] = 0;
+            if (c == NULL) continue;
+            int at = k - (nd - c->win_ndim);
+            if (at < 0) continue;
+            Py_ssize_t s = c->win_shape[at];
+            if (s != 1) {
+                if (size != 1 && size != s) return 0;
+                size = s;
+                L->st[j][k] = c->win_strides[at];
+            }
+        }
+        L->shape[k] = size;
+        L->n *= size;
+    }
+    L->ptr[0] = a->win_ptr;
+    L->ptr[1] = b != NULL ? b->win_ptr : (const char *)scalar;
+    L->out_nd = nd;
+    memcpy(L->out_shape, L->shape, sizeof L->shape);
+    /* axes that both operands step through as one are one axis (the inner loop is longer) */
+    int m = 0;
+    for (int k = 1; k < nd; k++) {
+        if (L->st[0][m] == L->st[0][k] * L->shape[k] &&
+                L->st[1][m] == L->st[1][k] * L->shape[k]) {
+            L->shape[m] *= L->shape[k];
+            L->st[0][m] = L->st[0][k];
+            L->st[1][m] = L->st[1][k];
+        } else {
+            m++;
+            L->shape[m] = L->shape[k];
+            L->st[0][m] = L->st[0][k];
+            L->st[1][m] = L->st[1][k];
+        }
+    }
+    if (nd > 0) L->nd = m + 1;
+    return L->n > 0 && L->n <= now_max;
+}
+
+/* One row of EACH: `inner_` elements at byte steps S0 and S1 (constants where they can be). */
+#define EACH_ROW(TIN, TOUT, TWO, S0, S1, BODY)                                             \
+    for (Py_ssize_t i_ = 0; i_ < inner_; i_++) {                                           \
+        TIN x, y;                                                                          \
+        TOUT r;                                                                            \
+        memcpy(&x, q0_ + i_ * (S0), sizeof(TIN));                                          \
+        if (TWO) memcpy(&y, q1_ + i_ * (S1), sizeof(TIN)); else y = x;                     \
+        BODY;                                                                              \
+        memcpy(o_ + i_ * sizeof(TOUT), &r, sizeof(TOUT));                                  \
+    }
+
+/* Run BODY for each element: `x` (and `y`) read as TIN from the operands, `r` of TOUT
+ * stored in order at `out`. */
+#define EACH_(FAST, TIN, TOUT, TWO, BODY) do {                                                    \
+    Py_ssize_t idx_[MAXDIM] = {0};                                                         \
+    const char *p0_ = L->ptr[0], *p1_ = L->ptr[1];                                         \
+    char *o_ = out;                                                                        \
+    int nd_ = L->nd;                                                                       \
+    Py_ssize_t inner_ = nd_ ? L->shape[nd_ - 1] : 1;                                       \
+    Py_ssize_t s0_ = nd_ ? L->st[0][nd_ - 1] : 0, s1_ = nd_ ? L->st[1][nd_ - 1] : 0;       \
+    /* (contiguous operands and scalars get loops the compiler vectorizes) */              \
+    int unit0_ = s0_ == (Py_ssize_t)sizeof(TIN) || s0_ == 0;                               \
+    int unit1_ = s1_ == (Py_ssize_t)sizeof(TIN) || s1_ == 0;                               \
+    for (Py_ssize_t outer_ = L->n / inner_; outer_ > 0; outer_--) {                        \
+        const char *q0_ = p0_, *q1_ = p1_;                                                 \
+        if (!(FAST)) {                                                                     \
+            EACH_ROW(TIN, TOUT, TWO, s0_, s1_, BODY);                                      \
+        } else if (unit0_ && unit1_ && s0_ && (s1_ || !(TWO))) {                                  \
+            EACH_ROW(TIN, TOUT, TWO, sizeof(TIN), sizeof(TIN), BODY);                      \
+        } else if (unit0_ && unit1_ && s0_) {                                              \
+            EACH_ROW(TIN, TOUT, TWO, sizeof(TIN), 0, BODY);                                \
+        } else if (unit0_ && unit1_ && s1_) {                                              \
+            EACH_ROW(TIN, TOUT, TWO, 0, sizeof(TIN), BODY);                                \
+        } else {                                                                           \
+            EACH_ROW(TIN, TOUT, TWO, s0_, s1_, BODY);                                      \
+        }                                                                                  \
+        o_ += inner_ * sizeof(TOUT);                                                       \
+        for (int k_ = nd_ - 2; k_ >= 0; k_--) {                                            \
+            p0_ += L->st[0][k_];                                                           \
+            p1_ += L->st[1][k_];                                                           \
+            if (++idx_[k_] < L->shape[k_]) break;                                          \
+            p0_ -= L->st[0][k_] * L->shape[k_];                                            \
+            p1_ -= L->st[1][k_] * L->shape[k_];                                            \
+            idx_[k_] = 0;                                                                  \
+        }                                                                                  \
+    }                                                                                      \
+} while (0)
+/* vectorizable rows for float math; one strided row for the rest (less code to compile) */
+#define EACH(TIN, TOUT, TWO, BODY) EACH_(1, TIN, TOUT, TWO, BODY)
+#define EACH1(TIN, TOUT, TWO, BODY) EACH_(0, TIN, TOUT, TWO, BODY)
+
+#define ARITH(E, T)                                                                        \
+    switch (op) {                                                                          \
+    case OP_ADD: E(T, T, 1, r = (T)(x + y)); break;                                        \
+    case OP_SUB: E(T, T, 1, r = (T)(x - y)); break;                                        \
+    case OP_MUL: E(T, T, 1, r = (T)(x * y)); break;                                        \
+    default: E(T, T, 1, r = (T)(x / y)); break;                                            \
+    }
+
+/* out[...] = a op b over the loop (op OP_*; division only of floats). */
+static void arith_loop(int op, int code, const Loop *L, char *out) {
+    switch (code) {
+    case C_F64: ARITH(EACH, double) break;
+    case C_F32: ARITH(EACH, float) break;
+    case C_I8: ARITH(EACH1, int8_t) break;
+    case C_I16: ARITH(EACH1, int16_t) break;
+    case C_I32: ARITH(EACH1, int32_t) break;
+    case C_I64: ARITH(EACH1, int64_t) break;
+    case C_U8: ARITH(EACH1, uint8_t) break;
+    case C_U16: ARITH(EACH1, uint16_t) break;
+    case C_U32: ARITH(EACH1, uint32_t) break;
+    default: ARITH(EACH1, uint64_t) break;
+    }
+}
+
+#define COMPARE_LOOP(T) EACH1(T, uint8_t, 1, r = (uint8_t)COMPARE(x, y))
+
+static void compare_loop(int op, int code, const Loop *L, char *out) {
+    switch (code) {
+    case C_F64: COMPARE_LOOP(double); break;
+    case C_F32: COMPARE_LOOP(float); break;
+    case C_I8: COMPARE_LOOP(int8_t); break;
+    case C_I16: COMPARE_LOOP(int16_t); break;
+    case C_I32: COMPARE_LOOP(int32_t); break;
+    case C_I64: COMPARE_LOOP(int64_t); break;
+    case C_U16: COMPARE_LOOP(uint16_t); break;
+    case C_U32: COMPARE_LOOP(uint32_t); break;
+    case C_U64: COMPARE_LOOP(uint64_t); break;
+    default: COMPARE_LOOP(uint8_t); break;     /* uint8, and bool (== and != only) */
+    }
+}
+
+/* A scalar operand's value in its dtype's bytes, for a 0-stride read. */
+static void scalar_bytes(int code, Value v, char *to) { store(code, to, v); }
+
+/* `a op b` (reflected: `b op a`) computed now, or NULL with no error set when it is not
+ * computed here. compare: op is Py_LT... and the result is bool. */
+static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int compare) {
+    if (!now_ok(s)) return NULL;
+    int code = s->win_code;
+    if (compare ? (code == C_BOOL && op != Py_EQ && op != Py_NE)
+                : (code == C_BOOL || (op == OP_DIV && !is_float(code))))
+        return NULL;
+    Core *b = NULL;
+    Value v;
+    char scalar[8];
+    if (Py_TYPE(other) == ArrayType && !known((Core *)other)) {
+        b = (Core *)other;
+        if (!now_ok(b) || b->win_code != code || b->device != s->device) return NULL;
+    } else if (operand(other, code, s->device, &v)) {
+        scalar_bytes(code, v, scalar);
+    } else {
+        return NULL;
+    }
+    Loop L;
+    if (reflected && b != NULL) {       /* (an array on the left is never reflected here) */
+        return NULL;
+    }
+    if (!broadcast(&L, s, b, scalar) || L.nd == 0) return NULL;
+    if (reflected) {                    /* scalar op array: the scalar is operand 0 */
+        const char *t = L.ptr[0]; L.ptr[0] = L.ptr[1]; L.ptr[1] = t;
+        for (int k = 0; k < L.nd; k++) {
+            Py_ssize_t u = L.st[0][k]; L.st[0][k] = L.st[1][k]; L.st[1][k] = u;
+        }
+    }
+    Core *o = new_result(compare ? C_BOOL : code, L.out_nd, L.out_shape, s);
+    if (o == NULL) return NULL;
+    if (compare) compare_loop(op, code, &L, o->win_ptr);
+    else arith_loop(op, code, &L, o->win_ptr);
+    return (PyObject *)o;
+}
+
+/* -x computed now (or NULL, no error set). */
+static PyObject *neg_now(Core *s) {
+    if (!now_ok(s) || s->win_code == C_BOOL) return NULL;
+    Loop L;
+    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0) return NULL;
+    int code = s->win_code;
+    Core *o = new_result(code, L.out_nd, L.out_shape, s);
+    if (o == NULL) return NULL;
+    char *out = o->win_ptr;
+    Loop *Lp = &L;
+    {
+        const Loop *L = Lp;
+        switch (code) {
+        case C_F64: EACH(double, double, 0, r = -x); break;
+        case C_F32: EACH(float, float, 0, r = -x); break;
+        case C_I8: EACH1(int8_t, int8_t, 0, r = (int8_t)-x); break;
+        case C_I16: EACH1(int16_t, int16_t, 0, r = (int16_t)-x); break;
+        case C_I32: EACH1(int32_t, int32_t, 0, r = (int32_t)-x); break;
+        case C_I64: EACH1(int64_t, int64_t, 0, r = (int64_t)(0 - (uint64_t)x)); break;
+        case C_U8: EACH1(uint8_t, uint8_t, 0, r = (uint8_t)-x); break;
+        case C_U16: EACH1(uint16_t, uint16_t, 0, r = (uint16_t)-x); break;
+        case C_U32: EACH1(uint32_t, uint32_t, 0, r = (uint32_t)(0u - x)); break;
+        default: EACH1(uint64_t, uint64_t, 0, r = (uint64_t)(0u - x)); break;
+        }
+    }
+    return (PyObject *)o;
+}
+
+/* The float functions computed now, by the code `_hot.py` gives each (UNARY there): the
+ * kernels' own helpers, or libm where the kernels call libm (sqrt, sin, cos). */
+enum { U_EXP, U_LOG, U_SQRT, U_TANH, U_SIN, U_COS, U_COUNT };
+
+static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || Py_TYPE(args[1]) != ArrayType) Py_RETURN_NONE;
+    int fn = (int)PyLong_AsLong(args[0]);
+    if (fn < 0 || fn >= U_COUNT) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Core *s = (Core *)args[1];
+    if (known(s) || !now_ok(s) || !is_float(s->win_code)) Py_RETURN_NONE;
+    Loop L;
+    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0 || L.n > UNARY_NOW_MAX) Py_RETURN_NONE;
+    Core *o = new_result(s->win_code, L.out_nd, L.out_shape, s);
+    if (o == NULL) return NULL;
+    char *out = o->win_ptr;
+    Loop *Lp = &L;
+    {
+        const Loop *L = Lp;
+        if (s->win_code == C_F64) {
+            switch (fn) {
+            case U_EXP: EACH(double, double, 0, r = zx_exp_f64(x)); break;
+            case U_LOG: EACH(double, double, 0, r = zx_log_f64(x)); break;
+            case U_SQRT: EACH(double, double, 0, r = sqrt(x)); break;
+            case U_TANH: EACH(double, double, 0, r = zx_tanh_f64(x)); break;
+            case U_SIN: EACH(double, double, 0, r = sin(x)); break;
+            default: EACH(double, double, 0, r = cos(x)); break;
+            }
+        } else {
+            switch (fn) {
+            case U_EXP: EACH(float, float, 0, r = zx_exp_f32(x)); break;
+            case U_LOG: EACH(float, float, 0, r = zx_log_f32(x)); break;
+            case U_SQRT: EACH(float, float, 0, r = sqrtf(x)); break;
+            case U_TANH: EACH(float, float, 0, r = zx_tanh_f32(x)); break;
+            case U_SIN: EACH(float, float, 0, r = sinf(x)); break;
+            default: EACH(float, float, 0, r = cosf(x)); break;
+            }
+        }
+    }
+    return (PyObject *)o;
+}
+
+/* a @ b of small float matrices or vectors (one or two axes each) computed now: NULL with no
+ * error set when it is not computed here (other dtypes, stacks, shapes that do not match:
+ * the slow path decides). A vector product is a known scalar. */
+static PyObject *matmul_now(Core *a, Core *b) {
+    if (!now_ok(a) || !now_ok(b) || known(a) || known(b) || a->win_code != b->win_code ||
+            !is_float(a->win_code) || a->device != b->device || a->win_ndim < 1 ||
+            a->win_ndim > 2 || b->win_ndim < 1 || b->win_ndim > 2)
+        return NULL;
+    int code = a->win_code;
+    Py_ssize_t n = a->win_ndim == 2 ? a->win_shape[0] : 1;
+    Py_ssize_t k = a->win_shape[a->win_ndim - 1];
+    Py_ssize_t m = b->win_ndim == 2 ? b->win_shape[1] : 1;
+    Py_ssize_t sak = a->win_strides[a->win_ndim - 1], san = a->win_ndim == 2 ? a->win_strides[0] : 0;
+    Py_ssize_t sbk = b->win_strides[0], sbm = b->win_ndim == 2 ? b->win_strides[1] : 0;
+    if (b->win_shape[0] != k || k == 0 || n * m == 0 || n * m > now_max ||
+            n * m * k > MATMUL_NOW_MAX)
+        return NULL;
+    Py_ssize_t shape[2];
+    int nd = 0;
+    if (a->win_ndim == 2) shape[nd++] = n;
+    if (b->win_ndim == 2) shape[nd++] = m;
+    Value v;
+    char *out;
+    Core *o = NULL;
+    if (nd == 0) {
+        out = (char *)&v;
+    } else {
+        o = new_result(code, nd, shape, a);
+        if (o == NULL) return NULL;
+        out = o->win_ptr;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = 0; j < m; j++) {
+            const char *pa = a->win_ptr + i * san, *pb = b->win_ptr + j * sbm;
+            if (code == C_F64) {
+                double acc = 0.0, x, y;
+                for (Py_ssize_t t = 0; t < k; t++, pa += sak, pb += sbk) {
+                    memcpy(&x, pa, 8); memcpy(&y, pb, 8);
+                    acc = acc + x * y;
+                }
+                memcpy(out + (i * m + j) * 8, &acc, 8);
+            } else {
+                float acc = 0.0f, x, y;
+                for (Py_ssize_t t = 0; t < k; t++, pa += sak, pb += sbk) {
+                    memcpy(&x, pa, 4); memcpy(&y, pb, 4);
+                    acc = acc + x * y;
+                }
+                memcpy(out + (i * m + j) * 4, &acc, 4);
+            }
+        }
+    if (nd == 0) {
+        Value r;
+        if (code == C_F64) memcpy(&r.f, &v, 8);
+        else { float f; memcpy(&f, &v, 4); r.f = f; }
+        return new_scalar(code, r, a->device);
+    }
+    return (PyObject *)o;
+}
+
 /* -- slots ---------------------------------------------------------------------------------- */
 
 static PyObject *call2(PyObject *fn, PyObject *a, PyObject *b) {
@@ -431,6 +847,8 @@ static int int_key(PyObject *key) {
     return 1;
 }
 
+static PyObject *pending_view(Core *self, Py_ssize_t i);
+
 /* `self[key]` for an index on the first axis of a window of 2 or more dimensions: a pending
  * row (see the top of this file); NULL with no error set when the slow path must make it. */
 static PyObject *row_view(Core *self, PyObject *key) {
@@ -438,8 +856,15 @@ static PyObject *row_view(Core *self, PyObject *key) {
     if (PyTuple_CheckExact(key) || !index_of(key, &i)) return NULL;
     if (i < 0) i += s;
     if (i < 0 || i >= s) return NULL;
+    return pending_view(self, i);
+}
+
+/* A pending view of `self` (a window of 2 or more dimensions): row `i`, or with i == -1 the
+ * transpose (`self.T`: every axis reversed); NULL with no error set when the slow path must
+ * make it. */
+static PyObject *pending_view(Core *self, Py_ssize_t i) {
     if (self->node == NULL && (resolve(self) < 0 || !window(self) || self->win_ndim < 2))
-        return NULL;    /* (a pending row of a pending row: the first made a member now) */
+        return NULL;    /* (a pending view of a pending view: the first made a member now) */
     if (self->alias == Py_None) {       /* the base shares its memory from now on */
         PyObject *r = PyObject_CallOneArg(slow_storage, (PyObject *)self);
         if (r == NULL) return NULL;
@@ -451,7 +876,7 @@ static PyObject *row_view(Core *self, PyObject *key) {
         return NULL;
     PyObject *node0 = PyObject_GetAttr(PyTuple_GET_ITEM(alias, 0), s_node);
     if (node0 == NULL) return NULL;
-    PyObject *index = PyLong_FromSsize_t(i);
+    PyObject *index = i >= 0 ? PyLong_FromSsize_t(i) : Py_NewRef(Py_None);
     PyObject *pend = index ? PyTuple_Pack(4, alias, node0, self->node, index) : NULL;
     Py_DECREF(node0);
     Py_XDECREF(index);
@@ -467,9 +892,20 @@ static PyObject *row_view(Core *self, PyObject *key) {
     o->win_direct = 0;
     o->win_code = self->win_code;
     o->win_lanes = self->win_lanes;
-    o->win_ndim = self->win_ndim - 1;
+    o->win_now = self->win_now;
+    int nd = self->win_ndim;
+    if (i < 0) {
+        o->win_ndim = nd;
+        o->win_ptr = self->win_ptr;
+        for (int k = 0; k < nd; k++) {
+            o->win_shape[k] = self->win_shape[nd - 1 - k];
+            o->win_strides[k] = self->win_strides[nd - 1 - k];
+        }
+        return (PyObject *)o;
+    }
+    o->win_ndim = nd - 1;
     o->win_ptr = self->win_ptr + i * self->win_strides[0];
-    for (int k = 1; k < self->win_ndim; k++) {
+    for (int k = 1; k < nd; k++) {
         o->win_shape[k - 1] = self->win_shape[k];
         o->win_strides[k - 1] = self->win_strides[k];
     }
@@ -633,9 +1069,9 @@ static int Core_setitem(Core *self, PyObject *key, PyObject *value) {
     }
     /* one element of a realized array that only this array shows: no view or pending
      * result refers to its node (one reference: our field), so a store is the write */
-    if (enabled && self->alias == Py_None && self->node != NULL && int_key(key) &&
-            window(self) &&
-            self->win_direct && Py_REFCNT(self->node) == 1) {
+    if (enabled && self->alias == Py_None && int_key(key) && window(self) &&
+            self->win_direct && (self->node != NULL ? Py_REFCNT(self->node) == 1
+                                                    : self->block != NULL)) {
         Value v;
         char *p = element(self, key);
         if (p != NULL && operand(value, self->win_code, self->device, &v)) {
@@ -662,6 +1098,12 @@ static PyObject *binary(PyObject *a, PyObject *b, int op) {
             if (arith(op, s->code, x, y, &r)) return new_scalar(s->code, r, s->device);
         }
     }
+    if (enabled) {      /* an array of host memory and a scalar or another: now, if small */
+        PyObject *r = known(s) && Py_TYPE(other) == ArrayType
+                      ? binary_now((Core *)other, (PyObject *)s, !reflected, op, 0)
+                      : binary_now(s, other, reflected, op, 0);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
     return call2(reflected ? slow_rarith[op] : slow_arith[op], (PyObject *)s, other);
 }
 
@@ -680,6 +1122,10 @@ static PyObject *Core_richcompare(PyObject *a, PyObject *b, int op) {
             return new_scalar(C_BOOL, r, s->device);
         }
     }
+    if (enabled && !known(s)) {
+        PyObject *r = binary_now(s, b, 0, op, 1);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
     return call2(slow_compare[op], a, b);
 }
 
@@ -693,7 +1139,20 @@ static PyObject *Core_neg(PyObject *a) {
         else r = wrap(s->code, (uint64_t)0 - s->value.u);
         return new_scalar(s->code, r, s->device);
     }
+    if (enabled && !known(s)) {
+        PyObject *r = neg_now(s);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
     return call1(slow_neg, a);
+}
+
+static PyObject *Core_matmul(PyObject *a, PyObject *b) {
+    if (enabled && Py_TYPE(a) == ArrayType && Py_TYPE(b) == ArrayType) {
+        PyObject *r = matmul_now((Core *)a, (Core *)b);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
+    if (PyObject_TypeCheck(a, &CoreType)) return call2(slow_matmul, a, b);
+    return call2(slow_rmatmul, b, a);
 }
 
 static double as_double(Core *s) {
@@ -738,6 +1197,27 @@ static int Core_bool(PyObject *a) {
 
 static PyObject *Core_get_node(Core *self, void *closure) {
     if (self->node == NULL && self->pend != NULL && resolve(self) < 0) return NULL;
+    if (self->node == NULL && self->block != NULL) {    /* a result computed now */
+        PyObject *shape = PyTuple_New(self->win_ndim);
+        if (shape == NULL) return NULL;
+        for (int k = 0; k < self->win_ndim; k++) {
+            PyObject *s = PyLong_FromSsize_t(self->win_shape[k]);
+            if (s == NULL) { Py_DECREF(shape); return NULL; }
+            PyTuple_SET_ITEM(shape, k, s);
+        }
+        PyObject *code = PyLong_FromLong(self->win_code);
+        PyObject *args[4] = {self->block, code, shape, self->device};
+        PyObject *n = code ? PyObject_Vectorcall(adopt, args, 4, NULL) : NULL;
+        Py_DECREF(shape);
+        Py_XDECREF(code);
+        if (n == NULL) return NULL;
+        if (self->node == NULL) {
+            self->node = n;         /* (the window stays: the buffer is the block's memory) */
+            Py_CLEAR(self->block);
+        } else {
+            Py_DECREF(n);
+        }
+    }
     if (self->node == NULL) {
         if (self->sc != SC_KNOWN) {
             PyErr_SetString(PyExc_AttributeError, "_node");
@@ -763,6 +1243,7 @@ static int Core_set_node(Core *self, PyObject *value, void *closure) {
     Py_XINCREF(value);
     self->node = value;
     Py_CLEAR(self->pend);
+    Py_CLEAR(self->block);
     self->sc = SC_UNKNOWN;
     self->win_epoch = 0;
     Py_CLEAR(self->device);
@@ -786,7 +1267,17 @@ static int Core_set_alias(Core *self, PyObject *value, void *closure) {
     return 0;
 }
 
+static PyObject *Core_get_T(Core *self, void *closure) {
+    if (enabled && window(self) && self->win_ndim >= 2) {
+        PyObject *r = pending_view(self, -1);
+        if (r != NULL || PyErr_Occurred()) return r;
+    }
+    return PyObject_CallOneArg(slow_T, (PyObject *)self);
+}
+
 static PyGetSetDef Core_getset[] = {
+    {"T", (getter)Core_get_T, NULL,
+     "the transpose (every axis reversed, as NumPy's); a pending view of a window", NULL},
     {"_node", (getter)Core_get_node, (setter)Core_set_node,
      "the array's graph node (made for a known scalar or a pending row when first asked for)",
      NULL},
@@ -808,6 +1299,7 @@ static int Core_traverse(Core *self, visitproc visit, void *arg) {
     Py_VISIT(self->alias);
     Py_VISIT(self->device);
     Py_VISIT(self->pend);
+    Py_VISIT(self->block);
     return 0;
 }
 
@@ -816,6 +1308,7 @@ static int Core_clear(Core *self) {
     Py_CLEAR(self->alias);
     Py_CLEAR(self->device);
     Py_CLEAR(self->pend);
+    Py_CLEAR(self->block);
     return 0;
 }
 
@@ -830,6 +1323,7 @@ static PyNumberMethods Core_number = {
     .nb_subtract = Core_sub,
     .nb_multiply = Core_mul,
     .nb_true_divide = Core_div,
+    .nb_matrix_multiply = Core_matmul,
     .nb_negative = Core_neg,
     .nb_bool = Core_bool,
     .nb_int = Core_int,
@@ -884,7 +1378,9 @@ static PyObject *install(PyObject *mod, PyObject *args) {
             !(slow_int = get(d, "_int")) || !(slow_bool = get(d, "_bool")) ||
             !(slow_index = get(d, "_index")) || !(slow_neg = get(d, "_neg")) ||
             !(resolve_row = get(d, "resolve_row")) || !(slow_storage = get(d, "_storage")) ||
-            !(slow_sum = get(d, "_sum")) || !(slow_mean = get(d, "_mean")))
+            !(slow_sum = get(d, "_sum")) || !(slow_mean = get(d, "_mean")) ||
+            !(adopt = get(d, "adopt")) || !(slow_matmul = get(d, "_matmul")) ||
+            !(slow_rmatmul = get(d, "_rmatmul")) || !(slow_T = get(d, "_T")))
         return NULL;
     for (int k = 0; k < 6; k++)
         if (!(slow_compare[k] = get(d, cmp[k]))) return NULL;
@@ -935,9 +1431,44 @@ static PyObject *quick(PyObject *array, int mean) {
 static PyObject *quick_sum(PyObject *mod, PyObject *array) { return quick(array, 0); }
 static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array, 1); }
 
+/* take(dst, src): `dst` (an array nothing else shows: the caller checks) takes the value of
+ * `src` if src is a result computed now and not yet given a node, without making one (a
+ * loop's `w -= lr * g`); True if it did, else False and nothing changed. */
+static PyObject *take(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType || Py_TYPE(args[1]) != ArrayType)
+        Py_RETURN_FALSE;
+    Core *dst = (Core *)args[0], *src = (Core *)args[1];
+    if (dst == src || src->node != NULL || src->block == NULL || src->pend != NULL ||
+            dst->pend != NULL)
+        Py_RETURN_FALSE;
+    Py_CLEAR(dst->node);
+    Py_INCREF(src->block);
+    Py_XSETREF(dst->block, src->block);
+    Py_INCREF(src->device);
+    Py_XSETREF(dst->device, src->device);
+    dst->sc = SC_NONE;
+    dst->win_epoch = epoch;
+    dst->win_ok = dst->win_direct = dst->win_now = 1;
+    dst->win_code = src->win_code;
+    dst->win_lanes = src->win_lanes;
+    dst->win_ndim = src->win_ndim;
+    dst->win_ptr = src->win_ptr;
+    memcpy(dst->win_shape, src->win_shape, sizeof dst->win_shape);
+    memcpy(dst->win_strides, src->win_strides, sizeof dst->win_strides);
+    Py_RETURN_TRUE;
+}
+
 static PyObject *bump(PyObject *mod, PyObject *unused) {
     epoch++;
     Py_RETURN_NONE;
+}
+
+static PyObject *set_now_max(PyObject *mod, PyObject *value) {
+    Py_ssize_t n = PyLong_AsSsize_t(value);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    PyObject *previous = PyLong_FromSsize_t(now_max);
+    now_max = n < 0 ? 0 : n;
+    return previous;
 }
 
 static PyObject *set_enabled(PyObject *mod, PyObject *flag) {
@@ -1009,6 +1540,12 @@ static PyMethodDef module_methods[] = {
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
     {"bump", bump, METH_NOARGS,
      "A kernel may write into existing buffers: forget every array's window."},
+    {"unary_now", (PyCFunction)(void (*)(void))unary_now, METH_FASTCALL,
+     "unary_now(fn, x): a float function (U_*) of a small array computed now, or None"},
+    {"take", (PyCFunction)(void (*)(void))take, METH_FASTCALL,
+     "take(dst, src): dst takes the value of src, a result computed now (True), or False"},
+    {"set_now_max", set_now_max, METH_O,
+     "The most elements of a result computed now (0: none); returns the previous."},
     {"set_enabled", set_enabled, METH_O,
      "Turn the fast paths on or off (tests compare both); returns the previous setting."},
     {NULL}
@@ -1021,7 +1558,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__hotcore(void) {
     CoreType.tp_new = PyBaseObject_Type.tp_new;    /* (object.__new__(Array) stays valid) */
-    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&RowsType) < 0) return NULL;
+    if (PyType_Ready(&CoreType) < 0 || PyType_Ready(&RowsType) < 0 ||
+            PyType_Ready(&BlockType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     s_op = PyUnicode_InternFromString("op");

@@ -23,6 +23,7 @@ import importlib.util
 import subprocess
 import sys
 import sysconfig
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,12 @@ SLOTS = {"__getitem__": "_getitem", "__setitem__": "_setitem", "__float__": "_fl
          "__ge__": "_ge", "__add__": "_add", "__radd__": "_radd", "__sub__": "_sub",
          "__rsub__": "_rsub", "__mul__": "_mul", "__rmul__": "_rmul",
          "__truediv__": "_truediv", "__rtruediv__": "_rtruediv", "sum": "_sum",
-         "mean": "_mean"}
+         "mean": "_mean", "__matmul__": "_matmul", "__rmatmul__": "_rmatmul", "T": "_T"}
+#: the float functions ``unary_now`` computes, by their code in ``_hot.c`` (U_*)
+UNARY = {"exp": 0, "log": 1, "sqrt": 2, "tanh": 3, "sin": 4, "cos": 5}
+#: the kernels' math helpers ``_hot.c`` calls (``_codegen/c_math.py``: the same bits)
+C_MATH = (("exp", "f64"), ("exp", "f32"), ("log", "f64"), ("log", "f32"), ("tanh", "f64"),
+          ("tanh", "f32"))
 
 
 class PyBase:
@@ -58,7 +64,7 @@ def _build() -> Any:
     if _env.get(_env.HOT) == "0":
         return None
     from .._devices import cache
-    from .._devices.cpu import _compiler_identity, find_compiler
+    from .._devices.cpu import _compiler_identity, _cpu_signature, find_compiler
 
     cc, why = find_compiler()
     include = sysconfig.get_paths().get("include")
@@ -67,12 +73,13 @@ def _build() -> Any:
                               "small arrays take the Python path")
         return None
     try:
-        source = SOURCE.read_text()
+        from .._codegen import c_math
+        source = SOURCE.read_text().replace("/* @c_math@", c_math.preamble(C_MATH) + "\n/*", 1)
     except OSError as e:
         _debug.log("compile", f"hot path: no source ({e}); the Python path")
         return None
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    digest = cache.key(source, sys.version, include, _compiler_identity(cc))
+    digest = cache.key(source, sys.version, include, _compiler_identity(cc), _cpu_signature())
     path = cache.lookup("hot", digest, suffix)
     try:
         if path is None:
@@ -98,8 +105,11 @@ def _compile(cc: str, include: str, source: str, digest: str, suffix: str,
              cache: Any) -> Path | None:
     src = cache.temp_path("hot", ".c")
     out = src.with_suffix(suffix)
-    cmd = [cc, "-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv", "-ffp-contract=off",
-           "-fno-strict-aliasing", f"-I{include}", "-o", str(out), str(src)]
+    # (-march=native as the cpu kernels: the math helpers' fma is then one instruction, and
+    # loops over contiguous operands vectorize; the kernels' flags keep the same bits)
+    cmd = [cc, "-std=gnu11", "-O2", "-ftree-vectorize", "-march=native", "-fPIC", "-shared",
+           "-fwrapv", "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing",
+           f"-I{include}", "-o", str(out), str(src)]
     try:
         src.write_text(source)
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -122,24 +132,48 @@ core = _build()
 Base: type = core.Core if core is not None else PyBase
 
 
+def _now_max_from_env() -> None:
+    value = _env.get(_env.NOW_MAX)
+    if core is None or value is None:
+        return
+    try:
+        core.set_now_max(int(value))
+    except ValueError:
+        warnings.warn(f"{_env.NOW_MAX}={value!r} is not an integer; the default (4096) stays",
+                      stacklevel=2)
+
+
+_now_max_from_env()
+
+
 def make_const(code: int, value: Any, device: Any) -> Any:
     """The CONST node of a known scalar the C path made (asked for by ``Array._node``)."""
     from .._lazy import graph as g
     return g.const(value, DTYPES[code], device)
 
 
+def adopt(block: Any, code: int, shape: tuple[int, ...], device: Any) -> Any:
+    """The buffer node of a result ``_hot.c`` computed now (asked for by ``Array._node``):
+    a buffer of ``device`` over the block's memory, which the buffer keeps alive."""
+    from .._lazy import graph as g
+    dtype = DTYPES[code]
+    data = np.frombuffer(block, dtype)
+    return g.buffer_node(device.wrap_host(data), dtype, shape)
+
+
 def install(cls: type) -> None:
     """Bind ``cls``'s slots (``SLOTS``) to its underscore methods, in C or in Python."""
     if core is None:
         for dunder, method in SLOTS.items():
-            setattr(cls, dunder, getattr(cls, method))
+            fn = getattr(cls, method)
+            setattr(cls, dunder, property(fn) if dunder == "T" else fn)
         return
     from .._lazy import realize
     callables = {method: getattr(cls, method) for method in SLOTS.values()}
     from .._lazy.graph import Node
     callables.update(make_const=make_const, host_window=realize.host_window,
                      dtype_codes=CODES, node_type=Node, _storage=cls._storage,
-                     resolve_row=cls._resolve_row)
+                     resolve_row=cls._resolve_row, adopt=adopt)
     core.install(cls, callables)
     realize.on_write = core.bump
     from .._devices import cpu
@@ -162,6 +196,27 @@ def quick_sum(array: Any) -> Any:
 def quick_mean(array: Any) -> Any:
     """As ``quick_sum``, the mean (of the elements in the default float if integers)."""
     return None if core is None else core.quick_mean(array)
+
+
+def unary_now(name: str, array: Any) -> Any:
+    """The float function ``name`` of a small array in host memory, computed now; None where
+    a kernel computes it (``_hot.c``'s ``unary_now``)."""
+    fn = UNARY.get(name)
+    if core is None or fn is None:
+        return None
+    return core.unary_now(fn, array)
+
+
+def take(dst: Any, src: Any) -> bool:
+    """``dst`` (an array nothing else shows) takes the value of ``src`` if it is a result
+    computed now, without making its node; False (nothing done) otherwise."""
+    return core is not None and core.take(dst, src)
+
+
+def set_now_max(n: int) -> int:
+    """The most elements of a result ``_hot.c`` computes now (0: none, every result is a
+    kernel's); returns the previous setting (0 without the C module)."""
+    return int(core.set_now_max(n)) if core is not None else 0
 
 
 def set_enabled(flag: bool) -> bool:

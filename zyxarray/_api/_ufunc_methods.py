@@ -80,9 +80,14 @@ def _keywords(fn: Any, nin: int) -> Any:
     from ._numpy_protocols import ufunc_call
     name = fn.__name__
 
-    def call(*args: Any, out: Any = None, where: Any = True, dtype: Any = None,
-             casting: str = "same_kind", order: str = "K", subok: bool = True,
-             signature: Any = None, **kwargs: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs and len(args) == nin:
+            return fn(*args)            # (the common call, without the keywords' cost)
+        return keywords(*args, **kwargs)
+
+    def keywords(*args: Any, out: Any = None, where: Any = True, dtype: Any = None,
+                 casting: str = "same_kind", order: str = "K", subok: bool = True,
+                 signature: Any = None, **kwargs: Any) -> Any:
         if len(args) == nin + 1 and out is None and not kwargs:
             args, out = args[:nin], args[nin]
         if (out is None and where is True and dtype is None) or kwargs or len(args) != nin:

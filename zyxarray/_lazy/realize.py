@@ -484,7 +484,8 @@ def store_element(node: Node, idx: tuple[int, ...], value: Any) -> bool:
 def host_window(node: Node) -> tuple | None:
     """Where ``node``'s elements lie in host memory, for the C hot path (``_api/_hot.c``):
     (address, dtype, shape, byte strides, whether the node owns the buffer, device, the
-    accumulator lanes of the device's loop-kernel reductions or 0 for another style),
+    accumulator lanes of the device's loop-kernel reductions or 0 for another style, whether
+    the device computes small results now: the cpu device, whose kernels the C path matches),
     for realized data or a one-view unmasked window of it on a device whose memory is the
     host's, once its producer has finished; None otherwise. The answer holds until the node
     changes or a kernel writes into an existing buffer (``on_write``)."""
@@ -503,7 +504,7 @@ def host_window(node: Node) -> tuple | None:
     info = node.device.info
     return (memory.ctypes.data + offset * item, node.dtype, node.shape,
             tuple(s * item for s in strides), direct, node.device,
-            max(info.simd_lanes, 1) if info.style == "loops" else 0)
+            max(info.simd_lanes, 1) if info.style == "loops" else 0, info.kind == "cpu")
 
 
 def _nothing() -> None:

@@ -1,0 +1,233 @@
+"""Results computed now (``_api/_hot.c``): arithmetic, comparisons, negation, the float
+functions, matrix products and transposes of small arrays in the cpu device's memory are
+computed at once, without a kernel, and give what the kernels give to the bit (products:
+NumPy's values within rounding). Each case runs with the path on and with ``set_now_max(0)``
+(every result a kernel's) and compares; each also checks that the path was taken, so that
+a change that turns it off fails here."""
+
+from __future__ import annotations
+
+import operator
+import pickle
+
+import numpy as np
+import pytest
+
+import zyxarray as xp
+from zyxarray._api import _hot
+from zyxarray._lazy import realize
+
+pytestmark = pytest.mark.skipif(_hot.core is None, reason="the C hot path did not build here")
+
+ARITH = {"add": operator.add, "sub": operator.sub, "mul": operator.mul,
+         "truediv": operator.truediv}
+COMPARE = {"lt": operator.lt, "le": operator.le, "eq": operator.eq, "ne": operator.ne,
+           "gt": operator.gt, "ge": operator.ge}
+NUMERIC = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+           "float32", "float64"]
+SPECIAL = [0.0, -0.0, 1.0, -1.5, 1e-310, 3e-39, 1e38, 1e300, np.inf, -np.inf, np.nan, 0.1,
+           -700.0, 88.5, 710.0]
+
+
+def _values(dtype: str, shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    if dtype.startswith(("int", "uint")):
+        info = np.iinfo(dtype)
+        v = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)
+        v[:3] = [info.min, info.max, 0][:min(3, n)]
+        return v.reshape(shape)
+    v = rng.standard_normal(n).astype(dtype) * 10
+    with np.errstate(over="ignore"):
+        special = np.array(SPECIAL, dtype=dtype)
+    v[:min(n, special.size)] = special[:min(n, special.size)]
+    return v.reshape(shape)
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    """An array's elements as bits (NaN equal to NaN, -0.0 unequal to 0.0)."""
+    a = np.ascontiguousarray(a)
+    return a.view(f"u{a.dtype.itemsize}") if a.dtype.kind == "f" else a
+
+
+def _now_and_kernel(fn: object) -> tuple[np.ndarray, np.ndarray, int]:
+    """fn() computed now and by kernels, as NumPy arrays, and the kernels the first took."""
+    before = realize.stats["kernels"]
+    now = fn()                                  # type: ignore[operator]
+    now_host = np.asarray(now)
+    launched = realize.stats["kernels"] - before
+    previous = _hot.set_now_max(0)
+    try:
+        kernel = np.asarray(fn())               # type: ignore[operator]
+    finally:
+        _hot.set_now_max(previous)
+    return now_host, kernel, launched
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("name", sorted(ARITH))
+def test_arithmetic_now_is_the_kernels_to_the_bit(dtype: str, name: str) -> None:
+    if name == "truediv" and not dtype.startswith("float"):
+        pytest.skip("integer division computes in float64 (the slow path)")
+    op = ARITH[name]
+    a_host, b_host = _values(dtype, (4, 5), 1), _values(dtype, (4, 5), 2)
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    with np.errstate(all="ignore"):
+        for fn in (lambda: op(a, b), lambda: op(a, 3), lambda: op(3, a),
+                   lambda: op(a, b[1]), lambda: op(a.T, b.T), lambda: op(a[::-1, ::2], b[0, ::2])):
+            now, kernel, launched = _now_and_kernel(fn)
+            assert launched == 0
+            assert now.dtype == kernel.dtype == np.dtype(dtype)
+            np.testing.assert_array_equal(_bits(now), _bits(kernel))
+        expected = op(a_host, b_host)
+    assert np.array_equal(_bits(np.asarray(op(a, b))), _bits(expected.astype(dtype)))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC + ["bool"])
+@pytest.mark.parametrize("name", sorted(COMPARE))
+def test_comparisons_now(dtype: str, name: str) -> None:
+    op = COMPARE[name]
+    if dtype == "bool":
+        a_host = np.array([True, False, True, False])
+        b_host = np.array([True, True, False, False])
+    else:
+        a_host, b_host = _values(dtype, (8,), 3), _values(dtype, (8,), 3)[::-1].copy()
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    if dtype == "bool" and name not in ("eq", "ne"):
+        with pytest.raises(TypeError):
+            op(a, b)
+        return
+    now, kernel, launched = _now_and_kernel(lambda: op(a, b))
+    assert launched == 0 and now.dtype == np.bool_
+    np.testing.assert_array_equal(now, kernel)
+    np.testing.assert_array_equal(now, op(a_host, b_host))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_negation_now(dtype: str) -> None:
+    a = xp.asarray(_values(dtype, (3, 4)))
+    now, kernel, launched = _now_and_kernel(lambda: -a)
+    assert launched == 0
+    np.testing.assert_array_equal(_bits(now), _bits(kernel))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(_hot.UNARY))
+def test_float_functions_now_are_the_kernels_to_the_bit(dtype: str, name: str) -> None:
+    with np.errstate(over="ignore"):
+        host = np.concatenate([np.array(SPECIAL, dtype),
+                               np.random.default_rng(4).uniform(-30, 30, 200).astype(dtype),
+                               np.geomspace(1e-30, 1e30, 100).astype(dtype)])
+    a = xp.asarray(host)
+    fn = getattr(xp, name)
+    with np.errstate(all="ignore"):
+        now, kernel, launched = _now_and_kernel(lambda: fn(a))
+        assert launched == 0
+        np.testing.assert_array_equal(_bits(now), _bits(kernel))
+        np.testing.assert_allclose(now, getattr(np, name)(host), rtol=4e-7 if dtype == "float32"
+                                   else 1e-15, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shapes", [((6, 4), (4,)), ((4,), (4, 3)), ((6, 4), (4, 3)),
+                                    ((4,), (4,)), ((1, 4), (4, 1))])
+def test_matrix_products_now(dtype: str, shapes: tuple) -> None:
+    b_host = np.random.default_rng(6).standard_normal(shapes[1]).astype(dtype)
+    a_host = np.random.default_rng(7).standard_normal(shapes[0]).astype(dtype)
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    now, kernel, launched = _now_and_kernel(lambda: a @ b)
+    assert launched == 0
+    assert now.shape == kernel.shape == (a_host @ b_host).shape and now.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(now, a_host @ b_host, rtol=1e-5 if dtype == "float32" else 1e-12)
+    if a.ndim == 2 and b.ndim == 2:     # through transposed (strided) operands
+        np.testing.assert_allclose(np.asarray(b.T @ a.T), (a_host @ b_host).T, rtol=1e-5)
+
+
+def test_matrix_product_errors_are_the_slow_paths() -> None:
+    a, b = xp.asarray(np.ones((3, 4))), xp.asarray(np.ones((5,)))
+    with pytest.raises(ValueError, match="matmul"):
+        a @ b
+    with pytest.raises(ValueError):
+        xp.asarray(np.ones(3)) @ xp.asarray(np.ones(4))
+    # mixed dtypes promote as the standard says (the slow path)
+    r = xp.asarray(np.ones((2, 2), np.float32)) @ xp.asarray(np.ones(2))
+    assert r.dtype == xp.float64
+
+
+def test_errors_and_promotions_are_the_slow_paths() -> None:
+    a = xp.asarray(np.ones((2, 3)))
+    with pytest.raises(ValueError):
+        a + xp.asarray(np.ones((4,)))
+    i8 = xp.asarray(np.array([1, 2], np.int8))
+    with pytest.raises(OverflowError):      # (as NumPy 2: the value does not fit int8)
+        i8 + 1000
+    assert (i8 / 2).dtype == xp.float64
+    assert (xp.asarray(np.array([1, 2])) * 0.5).dtype == xp.float64
+    assert (xp.asarray(np.ones(2, np.float32)) + xp.asarray(np.ones(2))).dtype == xp.float64
+    with pytest.raises(TypeError):
+        -xp.asarray(np.array([True]))
+
+
+def test_a_result_now_is_a_whole_array() -> None:
+    host = np.arange(6.0).reshape(2, 3)
+    a = xp.asarray(host)
+    r = a * 2 + 1
+    expected = host * 2 + 1
+    assert r.shape == (2, 3) and r.dtype == xp.float64 and r.device == a.device
+    np.testing.assert_array_equal(np.from_dlpack(r), expected)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(r)), expected)
+    np.testing.assert_array_equal(xp.sum(r, axis=0), expected.sum(axis=0))
+    np.testing.assert_array_equal(np.asarray(xp.concat([r, r])), np.concatenate([expected] * 2))
+    r[0, 0] = -5.0
+    expected[0, 0] = -5.0
+    np.testing.assert_array_equal(np.asarray(r), expected)
+    row = r[1]
+    r[1, 2] = 7.0                      # a view of a result now sees writes to it
+    assert float(row[2]) == 7.0
+    row[0] = 8.0
+    assert float(r[1, 0]) == 8.0
+
+
+def test_in_place_takes_the_result_and_views_still_see_it() -> None:
+    w = xp.asarray(np.arange(4.0))
+    g = xp.asarray(np.ones(4))
+    w -= 0.5 * g
+    np.testing.assert_array_equal(np.asarray(w), np.arange(4.0) - 0.5)
+    v = w[1:3]
+    w -= 1.0
+    np.testing.assert_array_equal(np.asarray(v), [-0.5, 0.5])
+    w2 = w
+    w *= 2.0                            # the same object: both names see it, as in NumPy
+    assert w2 is w
+    np.testing.assert_array_equal(np.asarray(w2), (np.arange(4.0) - 1.5) * 2)
+
+
+def test_transpose_is_a_view_both_ways() -> None:
+    a = xp.asarray(np.arange(6.0).reshape(2, 3))
+    t = a.T
+    assert t.shape == (3, 2)
+    a[0, 1] = 9.0
+    assert float(t[1, 0]) == 9.0
+    t[2, 1] = -1.0
+    assert float(a[1, 2]) == -1.0
+    np.testing.assert_array_equal(np.asarray(t), np.asarray(a).T)
+    b = xp.asarray(np.arange(24.0).reshape(2, 3, 4))
+    assert b.T.shape == (4, 3, 2)
+    np.testing.assert_array_equal(np.asarray(b.T), np.arange(24.0).reshape(2, 3, 4).T)
+    one = xp.asarray(np.arange(3.0))
+    assert one.T.shape == (3,)
+
+
+def test_large_results_are_kernels() -> None:
+    n = 100_000
+    a = xp.asarray(np.ones(n))
+    before = realize.stats["kernels"]
+    np.asarray(a + 1)
+    assert realize.stats["kernels"] > before
+
+
+def test_other_devices_stay_lazy() -> None:
+    a = xp.asarray(np.ones(4), device="reference")
+    before = realize.stats["kernels"]
+    np.asarray(a + 1)
+    assert realize.stats["kernels"] > before
