@@ -73,8 +73,8 @@ def test_arithmetic_now_is_the_kernels_to_the_bit(dtype: str, name: str) -> None
     a_host, b_host = _values(dtype, (4, 5), 1), _values(dtype, (4, 5), 2)
     a, b = xp.asarray(a_host), xp.asarray(b_host)
     with np.errstate(all="ignore"):
-        for fn in (lambda: op(a, b), lambda: op(a, 3), lambda: op(3, a),
-                   lambda: op(a, b[1]), lambda: op(a.T, b.T), lambda: op(a[::-1, ::2], b[0, ::2])):
+        # (each case compiles its kernel: three layouts keep the file's time down)
+        for fn in (lambda: op(a, b), lambda: op(3, a), lambda: op(a.T[::-1, ::2], b.T[0, ::2])):
             now, kernel, launched = _now_and_kernel(fn)
             assert launched == 0
             assert now.dtype == kernel.dtype == np.dtype(dtype)

@@ -566,11 +566,12 @@ class Array(_hot.Base):
         result (``_hot.c``'s path for known scalars: a loop's running ``mean += delta / k``)
         becomes its value where it keeps the shape and dtype; else ``_inplace``."""
         if self._alias is None and isinstance(other, _OPERAND_TYPES):
+            if _hot.inplace(self, other, name):     # (a small result computed now, taken)
+                return self
             result = op(self, other)
             if result is not NotImplemented and result.shape == self.shape and \
                     result.dtype == self.dtype:
-                if not _hot.take(self, result):     # (a result computed now: no node made)
-                    self._node = result._node
+                self._node = result._node
                 return self
         return self._inplace(name, other)
 

@@ -146,8 +146,22 @@ static int in_range(int code, PyObject *o, Value *out) {
 
 /* -- known scalars ------------------------------------------------------------------------ */
 
-static PyObject *new_scalar(int code, Value v, PyObject *device) {
+/* A new array made here, not tracked by the cycle collector until it can be part of a cycle
+ * (a node or an alias set from Python: `track`): it holds only its device, None and a Block.
+ * An element loop makes millions of them; each tracked one costs a little and counts towards
+ * the next young-generation collection. */
+static Core *new_core(void) {
     Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
+    if (o != NULL) PyObject_GC_UnTrack(o);
+    return o;
+}
+
+static void track(Core *self) {
+    if (!PyObject_GC_IsTracked((PyObject *)self)) PyObject_GC_Track((PyObject *)self);
+}
+
+static PyObject *new_scalar(int code, Value v, PyObject *device) {
+    Core *o = new_core();
     if (o == NULL) return NULL;
     o->sc = SC_KNOWN;
     o->code = code;
@@ -481,7 +495,7 @@ static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
         PyErr_Format(PyExc_MemoryError, "cannot allocate %zd bytes on device cpu", b->nbytes);
         return NULL;
     }
-    Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
+    Core *o = new_core();
     if (o == NULL) { Py_DECREF(b); return NULL; }
     o->block = (PyObject *)b;
     o->sc = SC_NONE;
@@ -1239,6 +1253,7 @@ static PyObject *Core_get_node(Core *self, void *closure) {
 }
 
 static int Core_set_node(Core *self, PyObject *value, void *closure) {
+    track(self);
     PyObject *old = self->node;
     Py_XINCREF(value);
     self->node = value;
@@ -1262,6 +1277,7 @@ static PyObject *Core_get_alias(Core *self, void *closure) {
 }
 
 static int Core_set_alias(Core *self, PyObject *value, void *closure) {
+    if (value != Py_None) track(self);
     Py_XINCREF(value);
     Py_XSETREF(self->alias, value);
     return 0;
@@ -1431,30 +1447,40 @@ static PyObject *quick(PyObject *array, int mean) {
 static PyObject *quick_sum(PyObject *mod, PyObject *array) { return quick(array, 0); }
 static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array, 1); }
 
-/* take(dst, src): `dst` (an array nothing else shows: the caller checks) takes the value of
- * `src` if src is a result computed now and not yet given a node, without making one (a
- * loop's `w -= lr * g`); True if it did, else False and nothing changed. */
-static PyObject *take(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType || Py_TYPE(args[1]) != ArrayType)
+/* inplace(dst, other, op): `dst op= other` (op: 0 +, 1 -, 2 *, 3 /) of an array nothing
+ * else shows (the caller checks: no views, no storage), computed now into a new block that
+ * dst takes, without a node (a loop's `w -= lr * g`); True if done, else False and nothing
+ * changed (the caller takes the general path). The result never leaves this function, so
+ * no other array shares its block. */
+static PyObject *inplace(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || Py_TYPE(args[0]) != ArrayType) Py_RETURN_FALSE;
+    Core *dst = (Core *)args[0];
+    int op = (int)PyLong_AsLong(args[2]);
+    if (op < OP_ADD || op > OP_DIV) {
+        if (PyErr_Occurred()) return NULL;
         Py_RETURN_FALSE;
-    Core *dst = (Core *)args[0], *src = (Core *)args[1];
-    if (dst == src || src->node != NULL || src->block == NULL || src->pend != NULL ||
-            dst->pend != NULL)
+    }
+    if (!enabled || dst->pend != NULL || known(dst)) Py_RETURN_FALSE;
+    Core *r = (Core *)binary_now(dst, args[1], 0, op, 0);
+    if (r == NULL) {
+        if (PyErr_Occurred()) return NULL;
         Py_RETURN_FALSE;
-    Py_CLEAR(dst->node);
-    Py_INCREF(src->block);
-    Py_XSETREF(dst->block, src->block);
-    Py_INCREF(src->device);
-    Py_XSETREF(dst->device, src->device);
+    }
+    int same = r->win_ndim == dst->win_ndim && r->win_code == dst->win_code;
+    for (int k = 0; same && k < r->win_ndim; k++) same = r->win_shape[k] == dst->win_shape[k];
+    if (!same) { Py_DECREF(r); Py_RETURN_FALSE; }
+    PyObject *old_node = dst->node, *old_block = dst->block;
+    dst->node = NULL;
+    dst->block = r->block;                  /* (the reference moves: r is dropped below) */
+    r->block = NULL;
     dst->sc = SC_NONE;
     dst->win_epoch = epoch;
     dst->win_ok = dst->win_direct = dst->win_now = 1;
-    dst->win_code = src->win_code;
-    dst->win_lanes = src->win_lanes;
-    dst->win_ndim = src->win_ndim;
-    dst->win_ptr = src->win_ptr;
-    memcpy(dst->win_shape, src->win_shape, sizeof dst->win_shape);
-    memcpy(dst->win_strides, src->win_strides, sizeof dst->win_strides);
+    dst->win_ptr = r->win_ptr;
+    memcpy(dst->win_strides, r->win_strides, sizeof dst->win_strides);
+    Py_XDECREF(old_node);                   /* (last: a collection may run Python code) */
+    Py_XDECREF(old_block);
+    Py_DECREF(r);
     Py_RETURN_TRUE;
 }
 
@@ -1542,8 +1568,8 @@ static PyMethodDef module_methods[] = {
      "A kernel may write into existing buffers: forget every array's window."},
     {"unary_now", (PyCFunction)(void (*)(void))unary_now, METH_FASTCALL,
      "unary_now(fn, x): a float function (U_*) of a small array computed now, or None"},
-    {"take", (PyCFunction)(void (*)(void))take, METH_FASTCALL,
-     "take(dst, src): dst takes the value of src, a result computed now (True), or False"},
+    {"inplace", (PyCFunction)(void (*)(void))inplace, METH_FASTCALL,
+     "inplace(dst, other, op): dst op= other computed now (True), or False"},
     {"set_now_max", set_now_max, METH_O,
      "The most elements of a result computed now (0: none); returns the previous."},
     {"set_enabled", set_enabled, METH_O,

@@ -207,10 +207,16 @@ def unary_now(name: str, array: Any) -> Any:
     return core.unary_now(fn, array)
 
 
-def take(dst: Any, src: Any) -> bool:
-    """``dst`` (an array nothing else shows) takes the value of ``src`` if it is a result
-    computed now, without making its node; False (nothing done) otherwise."""
-    return core is not None and core.take(dst, src)
+#: the in-place operators ``inplace`` computes, by their code in ``_hot.c`` (OP_*)
+INPLACE = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3}
+
+
+def inplace(dst: Any, other: Any, name: str) -> bool:
+    """``dst op= other`` (``name``: add, subtract, multiply, divide) of an array nothing else
+    shows, computed now into a new block that ``dst`` takes; False (nothing done) where the
+    general path must do it."""
+    code = INPLACE.get(name)
+    return core is not None and code is not None and core.inplace(dst, other, code)
 
 
 def set_now_max(n: int) -> int:
