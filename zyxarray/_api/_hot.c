@@ -76,11 +76,12 @@ static PyObject *make_const, *host_window, *dtype_codes, *resolve_row, *slow_sto
                 *slow_sum, *slow_mean, *adopt, *slow_matmul, *slow_rmatmul, *slow_T;
 static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
                 *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
-static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST, *s_node;
+static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST, *s_node, *s_srcs,
+                *s_BUFFER, *s_VIEW;
 /* graph.Node's slots, read at their offsets (the attribute lookup costs more than the rest
  * of a scalar operation): op, shape, dtype, arg, device */
 static PyTypeObject *NodeType;
-static Py_ssize_t node_offsets[5];
+static Py_ssize_t node_offsets[6];
 
 static PyObject *node_slot(PyObject *node, int k, PyObject *name) {
     /* a new reference to the node's slot k, or NULL (no error set) */
@@ -317,6 +318,29 @@ static int pend_current(Core *self) {
     return same;
 }
 
+static int is_op(PyObject *node, PyObject *name) {
+    PyObject *op = node_slot(node, 0, s_op);
+    int same = op == name || (op != NULL && PyUnicode_Check(op) &&
+                              PyUnicode_Compare(op, name) == 0);
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_XDECREF(op);
+    return same;
+}
+
+/* Could `node` have a window: realized data (a BUFFER), or a VIEW of it? A cheap test that
+ * keeps pending graphs (an operator on a pending array: every step of a lazy chain) from
+ * calling `host_window`; not remembered, since realizing a node changes it. */
+static int may_have_window(PyObject *node) {
+    if (NodeType == NULL || Py_TYPE(node) != NodeType) return 1;    /* (host_window decides) */
+    if (is_op(node, s_BUFFER)) return 1;
+    if (!is_op(node, s_VIEW)) return 0;
+    PyObject *srcs = node_slot(node, 5, s_srcs);
+    int ok = srcs != NULL && PyTuple_Check(srcs) && PyTuple_GET_SIZE(srcs) >= 1 &&
+             is_op(PyTuple_GET_ITEM(srcs, 0), s_BUFFER);
+    Py_XDECREF(srcs);
+    return ok;
+}
+
 /* 1 if the array's elements are in host memory at a known window, 0 if not (or not now). */
 static int window(Core *self) {
     if (self->block != NULL && self->node == NULL) {   /* (its memory: no kernel writes it) */
@@ -329,7 +353,7 @@ static int window(Core *self) {
     }
     if (self->win_epoch == epoch) return self->win_ok;
     PyObject *node = self->node;
-    if (node == NULL || host_window == NULL) return 0;
+    if (node == NULL || host_window == NULL || !may_have_window(node)) return 0;
     Py_INCREF(node);
     PyObject *r = PyObject_CallOneArg(host_window, node);
     int ok = 0;
@@ -1404,9 +1428,9 @@ static PyObject *install(PyObject *mod, PyObject *args) {
         if (!(slow_arith[k] = get(d, ar[k])) || !(slow_rarith[k] = get(d, rar[k]))) return NULL;
     PyObject *node_cls = PyDict_GetItemString(d, "node_type");
     if (node_cls != NULL && PyType_Check(node_cls)) {
-        static const char *names[5] = {"op", "shape", "dtype", "arg", "device"};
+        static const char *names[6] = {"op", "shape", "dtype", "arg", "device", "srcs"};
         int ok = 1;
-        for (int k = 0; k < 5 && ok; k++) {
+        for (int k = 0; k < 6 && ok; k++) {
             PyObject *descr = PyObject_GetAttrString(node_cls, names[k]);
             if (descr != NULL && Py_TYPE(descr) == &PyMemberDescr_Type &&
                     ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX)
@@ -1596,6 +1620,9 @@ PyMODINIT_FUNC PyInit__hotcore(void) {
     s_device = PyUnicode_InternFromString("device");
     s_CONST = PyUnicode_InternFromString("CONST");
     s_node = PyUnicode_InternFromString("node");
+    s_srcs = PyUnicode_InternFromString("srcs");
+    s_BUFFER = PyUnicode_InternFromString("BUFFER");
+    s_VIEW = PyUnicode_InternFromString("VIEW");
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) return NULL;
     return m;
