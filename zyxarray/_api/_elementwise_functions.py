@@ -191,6 +191,8 @@ def _require_array(name: str, x: Any, device: Device | None = None) -> Array:
 #: ``_hot.c``'s float functions computed now for small arrays in host memory (by name)
 _NOW_CODES = _hot.UNARY if _hot.core is not None else {}
 _now = _hot.core.unary_now if _hot.core is not None else None
+_NOW_BINARY = _hot.BINARY if _hot.core is not None else {}
+_binary_now = _hot.core.binary_now if _hot.core is not None else None
 
 
 def _float_unary(name: str, x: Any, op: Op) -> Array:
@@ -214,6 +216,11 @@ def _float_unary(name: str, x: Any, op: Op) -> Array:
 
 def _binary(name: str, x1: Any, x2: Any, op: Op, category: str = "numeric",
             swap: bool = False) -> Array:
+    fn = _NOW_BINARY.get(name)
+    if fn is not None:      # (small arrays in memory: computed now, in C, as the kernels)
+        result = _binary_now(x1, x2, fn)        # type: ignore[misc]
+        if result is not None:
+            return result
     compare = op in _COMPARISONS
     if compare:
         out_of_range = _compare_out_of_range(x1, x2, op, swap)
@@ -337,6 +344,10 @@ def positive(x: Any, /) -> Array:
 
 def abs(x: Any, /) -> Array:
     """Elementwise absolute value (the modulus, as a real dtype, for complex input)."""
+    if type(x) is Array and _now is not None:
+        result = _now(_NOW_CODES["abs"], x)     # (floats of small arrays in memory: now)
+        if result is not None:
+            return result
     x = _require_array("abs", x)
     check("abs", x.dtype, "numeric")
     if x.dtype in dt.UNSIGNED:

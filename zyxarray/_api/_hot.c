@@ -42,7 +42,7 @@
 
 enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_COUNT };
 enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN };   /* (MAX, MIN: results now only) */
 #define MAXDIM 8
 #define MAXLANES 64
 #define REDUCE_NOW_MAX 16384     /* larger windows reduce in a (multithreaded) kernel */
@@ -330,8 +330,31 @@ static int is_op(PyObject *node, PyObject *name) {
 /* Could `node` have a window: realized data (a BUFFER), or a VIEW of it? A cheap test that
  * keeps pending graphs (an operator on a pending array: every step of a lazy chain) from
  * calling `host_window`; not remembered, since realizing a node changes it. */
+#define FAR_DEVICES 8
+static PyObject *far_devices[FAR_DEVICES];     /* devices whose memory is not the host's */
+
+static int far_device(PyObject *node) {
+    PyObject *device = node_slot(node, 4, s_device);
+    int far = 0;
+    for (int k = 0; k < FAR_DEVICES && far_devices[k] != NULL && !far; k++)
+        far = far_devices[k] == device;
+    Py_XDECREF(device);
+    return far;
+}
+
+static void remember_far(PyObject *node) {
+    PyObject *device = node_slot(node, 4, s_device);
+    if (device == NULL) return;
+    for (int k = 0; k < FAR_DEVICES; k++) {
+        if (far_devices[k] == device) break;
+        if (far_devices[k] == NULL) { far_devices[k] = device; return; }   /* (kept) */
+    }
+    Py_DECREF(device);
+}
+
 static int may_have_window(PyObject *node) {
     if (NodeType == NULL || Py_TYPE(node) != NodeType) return 1;    /* (host_window decides) */
+    if (far_device(node)) return 0;
     if (is_op(node, s_BUFFER)) return 1;
     if (!is_op(node, s_VIEW)) return 0;
     PyObject *srcs = node_slot(node, 5, s_srcs);
@@ -361,7 +384,8 @@ static int window(Core *self) {
         PyErr_Clear();      /* (the slow path meets the same problem and reports it) */
     } else if (self->node == node) {    /* (still this array's node: no other thread moved it) */
         self->win_ok = 0;
-        if (r != Py_None) {
+        if (r == Py_False) remember_far(node);
+        if (r != Py_None && r != Py_False) {
             PyObject *shape = PyTuple_GET_ITEM(r, 2), *strides = PyTuple_GET_ITEM(r, 3);
             Py_ssize_t n = PyTuple_GET_SIZE(shape);
             self->win_ptr = (char *)PyLong_AsVoidPtr(PyTuple_GET_ITEM(r, 0));
@@ -630,7 +654,13 @@ static int broadcast(Loop *L, Core *a, Core *b, const void *scalar) {
         const char *q0_ = p0_, *q1_ = p1_;                                                 \
         if (!(FAST)) {                                                                     \
             EACH_ROW(TIN, TOUT, TWO, s0_, s1_, BODY);                                      \
-        } else if (unit0_ && unit1_ && s0_ && (s1_ || !(TWO))) {                                  \
+        } else if (!(TWO)) {                                                               \
+            if (s0_ == (Py_ssize_t)sizeof(TIN)) {                                          \
+                EACH_ROW(TIN, TOUT, 0, sizeof(TIN), 0, BODY);                              \
+            } else {                                                                       \
+                EACH_ROW(TIN, TOUT, 0, s0_, 0, BODY);                                      \
+            }                                                                              \
+        } else if (unit0_ && unit1_ && s0_ && s1_) {                                       \
             EACH_ROW(TIN, TOUT, TWO, sizeof(TIN), sizeof(TIN), BODY);                      \
         } else if (unit0_ && unit1_ && s0_) {                                              \
             EACH_ROW(TIN, TOUT, TWO, sizeof(TIN), 0, BODY);                                \
@@ -654,11 +684,16 @@ static int broadcast(Loop *L, Core *a, Core *b, const void *scalar) {
 #define EACH(TIN, TOUT, TWO, BODY) EACH_(1, TIN, TOUT, TWO, BODY)
 #define EACH1(TIN, TOUT, TWO, BODY) EACH_(0, TIN, TOUT, TWO, BODY)
 
+/* (maximum and minimum: NaN from either side; of equal values the second, as NumPy's on
+ * x86, so of -0.0 and 0.0 the second given: the standard leaves that choice open, and
+ * kernels, whose operands the scheduler may order, can give either) */
 #define ARITH(E, T)                                                                        \
     switch (op) {                                                                          \
     case OP_ADD: E(T, T, 1, r = (T)(x + y)); break;                                        \
     case OP_SUB: E(T, T, 1, r = (T)(x - y)); break;                                        \
     case OP_MUL: E(T, T, 1, r = (T)(x * y)); break;                                        \
+    case OP_MAX: E(T, T, 1, r = (x != x || x > y) ? x : y); break;                         \
+    case OP_MIN: E(T, T, 1, r = (x != x || x < y) ? x : y); break;                         \
     default: E(T, T, 1, r = (T)(x / y)); break;                                            \
     }
 
@@ -765,7 +800,7 @@ static PyObject *neg_now(Core *s) {
 
 /* The float functions computed now, by the code `_hot.py` gives each (UNARY there): the
  * kernels' own helpers, or libm where the kernels call libm (sqrt, sin, cos). */
-enum { U_EXP, U_LOG, U_SQRT, U_TANH, U_SIN, U_COS, U_COUNT };
+enum { U_EXP, U_LOG, U_SQRT, U_TANH, U_SIN, U_COS, U_ABS, U_COUNT };
 
 static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || Py_TYPE(args[1]) != ArrayType) Py_RETURN_NONE;
@@ -791,6 +826,7 @@ static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t narg
             case U_SQRT: EACH(double, double, 0, r = sqrt(x)); break;
             case U_TANH: EACH(double, double, 0, r = zx_tanh_f64(x)); break;
             case U_SIN: EACH(double, double, 0, r = sin(x)); break;
+            case U_ABS: EACH(double, double, 0, r = fabs(x)); break;
             default: EACH(double, double, 0, r = cos(x)); break;
             }
         } else {
@@ -800,6 +836,7 @@ static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t narg
             case U_SQRT: EACH(float, float, 0, r = sqrtf(x)); break;
             case U_TANH: EACH(float, float, 0, r = zx_tanh_f32(x)); break;
             case U_SIN: EACH(float, float, 0, r = sinf(x)); break;
+            case U_ABS: EACH(float, float, 0, r = fabsf(x)); break;
             default: EACH(float, float, 0, r = cosf(x)); break;
             }
         }
@@ -1471,6 +1508,24 @@ static PyObject *quick(PyObject *array, int mean) {
 static PyObject *quick_sum(PyObject *mod, PyObject *array) { return quick(array, 0); }
 static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array, 1); }
 
+/* binary_now(x1, x2, op): x1 op x2 (op: OP_*, maximum and minimum included) computed now
+ * for the functions that are not operators (`xp.maximum(x, 0)`), or None. */
+static PyObject *binary_fn_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !enabled) Py_RETURN_NONE;
+    int op = (int)PyLong_AsLong(args[2]);
+    if (op < OP_ADD || op > OP_MIN) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *r = NULL;
+    if (Py_TYPE(args[0]) == ArrayType && !known((Core *)args[0]))
+        r = binary_now((Core *)args[0], args[1], 0, op, 0);
+    else if (Py_TYPE(args[1]) == ArrayType && !known((Core *)args[1]))
+        r = binary_now((Core *)args[1], args[0], 1, op, 0);
+    if (r != NULL || PyErr_Occurred()) return r;
+    Py_RETURN_NONE;
+}
+
 /* inplace(dst, other, op): `dst op= other` (op: 0 +, 1 -, 2 *, 3 /) of an array nothing
  * else shows (the caller checks: no views, no storage), computed now into a new block that
  * dst takes, without a node (a loop's `w -= lr * g`); True if done, else False and nothing
@@ -1592,6 +1647,8 @@ static PyMethodDef module_methods[] = {
      "A kernel may write into existing buffers: forget every array's window."},
     {"unary_now", (PyCFunction)(void (*)(void))unary_now, METH_FASTCALL,
      "unary_now(fn, x): a float function (U_*) of a small array computed now, or None"},
+    {"binary_now", (PyCFunction)(void (*)(void))binary_fn_now, METH_FASTCALL,
+     "binary_now(x1, x2, op): x1 op x2 of small arrays in memory computed now, or None"},
     {"inplace", (PyCFunction)(void (*)(void))inplace, METH_FASTCALL,
      "inplace(dst, other, op): dst op= other computed now (True), or False"},
     {"set_now_max", set_now_max, METH_O,

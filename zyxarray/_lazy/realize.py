@@ -481,14 +481,17 @@ def store_element(node: Node, idx: tuple[int, ...], value: Any) -> bool:
     return True
 
 
-def host_window(node: Node) -> tuple | None:
+def host_window(node: Node) -> tuple | bool | None:
     """Where ``node``'s elements lie in host memory, for the C hot path (``_api/_hot.c``):
     (address, dtype, shape, byte strides, whether the node owns the buffer, device, the
     accumulator lanes of the device's loop-kernel reductions or 0 for another style, whether
     the device computes small results now: the cpu device, whose kernels the C path matches),
     for realized data or a one-view unmasked window of it on a device whose memory is the
-    host's, once its producer has finished; None otherwise. The answer holds until the node
-    changes or a kernel writes into an existing buffer (``on_write``)."""
+    host's, once its producer has finished; None otherwise, and False for a device whose
+    memory is not the host's (never a window: the C path remembers the device). The answer
+    holds until the node changes or a kernel writes into an existing buffer (``on_write``)."""
+    if not hasattr(node.device, "host_array"):
+        return False
     at = _in_base(node)
     if at is None:
         return None
