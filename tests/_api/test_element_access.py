@@ -170,8 +170,8 @@ def test_elements_of_a_pending_array_compute_it_once(device: str) -> None:
     before = _kernels()
     got = [float(returns[i]) for i in range(20)]
     assert got == pytest.approx((np.diff(data) / data[:-1])[:20].tolist(), rel=1e-15)
-    if _host_memory(device):
-        assert _kernels() - before == 1
+    if _host_memory(device):     # (the cpu device computed this small result already)
+        assert _kernels() - before == (0 if device == "cpu" else 1)
 
 
 def test_elements_of_full_arrays_are_their_value(device: str) -> None:
