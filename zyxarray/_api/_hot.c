@@ -1281,10 +1281,12 @@ static PyObject *Core_get_node(Core *self, void *closure) {
             PyTuple_SET_ITEM(shape, k, s);
         }
         PyObject *code = PyLong_FromLong(self->win_code);
-        PyObject *args[4] = {self->block, code, shape, self->device};
-        PyObject *n = code ? PyObject_Vectorcall(adopt, args, 4, NULL) : NULL;
+        PyObject *address = PyLong_FromVoidPtr(((Block *)self->block)->ptr);
+        PyObject *args[5] = {self->block, address, code, shape, self->device};
+        PyObject *n = code && address ? PyObject_Vectorcall(adopt, args, 5, NULL) : NULL;
         Py_DECREF(shape);
         Py_XDECREF(code);
+        Py_XDECREF(address);
         if (n == NULL) return NULL;
         if (self->node == NULL) {
             self->node = n;         /* (the window stays: the buffer is the block's memory) */

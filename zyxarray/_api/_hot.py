@@ -155,13 +155,16 @@ def make_const(code: int, value: Any, device: Any) -> Any:
     return g.const(value, DTYPES[code], device)
 
 
-def adopt(block: Any, code: int, shape: tuple[int, ...], device: Any) -> Any:
+def adopt(block: Any, address: int, code: int, shape: tuple[int, ...], device: Any) -> Any:
     """The buffer node of a result ``_hot.c`` computed now (asked for by ``Array._node``):
-    a buffer of ``device`` over the block's memory, which the buffer keeps alive."""
+    a buffer of ``device`` over the block's memory (at ``address``), which the buffer keeps
+    alive."""
     from .._lazy import graph as g
     dtype = DTYPES[code]
-    data = np.frombuffer(block, dtype)
-    return g.buffer_node(device.wrap_host(data), dtype, shape)
+    raw = np.frombuffer(block, np.uint8)
+    wrap = getattr(device, "wrap_block", None)
+    buffer = wrap(raw, address) if wrap is not None else device.wrap_host(raw)
+    return g.buffer_node(buffer, dtype, shape)
 
 
 def install(cls: type) -> None:
