@@ -730,9 +730,6 @@ static void compare_loop(int op, int code, const Loop *L, char *out) {
     }
 }
 
-/* A scalar operand's value in its dtype's bytes, for a 0-stride read. */
-static void scalar_bytes(int code, Value v, char *to) { store(code, to, v); }
-
 /* `a op b` (reflected: `b op a`) computed now, or NULL with no error set when it is not
  * computed here. compare: op is Py_LT... and the result is bool. */
 static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int compare) {
@@ -748,14 +745,11 @@ static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int
         b = (Core *)other;
         if (!now_ok(b) || b->win_code != code || b->device != s->device) return NULL;
     } else if (operand(other, code, s->device, &v)) {
-        scalar_bytes(code, v, scalar);
+        store(code, scalar, v);      /* (its bytes, read with stride 0) */
     } else {
         return NULL;
     }
     Loop L;
-    if (reflected && b != NULL) {       /* (an array on the left is never reflected here) */
-        return NULL;
-    }
     if (!broadcast(&L, s, b, scalar) || L.nd == 0) return NULL;
     if (reflected) {                    /* scalar op array: the scalar is operand 0 */
         const char *t = L.ptr[0]; L.ptr[0] = L.ptr[1]; L.ptr[1] = t;

@@ -213,8 +213,8 @@ def unary_now(name: str, array: Any) -> Any:
     return core.unary_now(fn, array)
 
 
-#: the in-place operators ``inplace`` computes, by their code in ``_hot.c`` (OP_*)
-INPLACE = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3}
+#: the in-place operators ``inplace`` computes (``BINARY``'s codes, without max and min)
+INPLACE = {name: BINARY[name] for name in ("add", "subtract", "multiply", "divide")}
 
 
 def inplace(dst: Any, other: Any, name: str) -> bool:
