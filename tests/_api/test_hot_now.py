@@ -251,3 +251,88 @@ def test_other_devices_stay_lazy() -> None:
     before = realize.stats["kernels"]
     np.asarray(a + 1)
     assert realize.stats["kernels"] > before
+
+
+def _created(fn: object) -> tuple[np.ndarray, np.ndarray, int]:
+    """A creation function's result made now and by kernels, as NumPy arrays, and the kernels
+    the first took. (An unwritten fill's node is its constant, which a kernel would store
+    when read whole: one element written back with its own value makes it memory.)"""
+    before = realize.stats["kernels"]
+    now = fn()                                  # type: ignore[operator]
+    if now.size:
+        first = (0,) * now.ndim
+        now[first] = now[first]
+    now_host = np.asarray(now)
+    launched = realize.stats["kernels"] - before
+    previous = _hot.set_now_max(0)
+    try:
+        kernel = np.asarray(fn())               # type: ignore[operator]
+    finally:
+        _hot.set_now_max(previous)
+    return now_host, kernel, launched
+
+
+FILLS = {"zeros": lambda m, d: m.zeros((3, 4), dtype=d),
+         "ones": lambda m, d: m.ones(7, dtype=d),
+         "full": lambda m, d: m.full((2, 3), 5, dtype=d),
+         "empty_like": lambda m, d: m.zeros_like(m.ones((2, 2), dtype=d)),
+         "arange": lambda m, d: m.arange(3, 40, 3, dtype=d),
+         "arange_neg": lambda m, d: m.arange(30, -1, -4, dtype=d) if d[0] != "u" else
+         m.arange(30, 1, -4, dtype=d)}
+RAMPS = {"arange": lambda m, d: m.arange(0.1, 2.3, 0.3, dtype=d),
+         "linspace": lambda m, d: m.linspace(-1, 3.3, 9, dtype=d),
+         "linspace_open": lambda m, d: m.linspace(0, 1, 5, endpoint=False, dtype=d),
+         "linspace_one": lambda m, d: m.linspace(2, 3, 1, dtype=d),
+         "linspace_none": lambda m, d: m.linspace(2, 3, 0, dtype=d)}
+
+
+@pytest.mark.parametrize("dtype", NUMERIC + ["bool"])
+@pytest.mark.parametrize("name", sorted(FILLS))
+def test_creation_now_is_the_kernels(dtype: str, name: str) -> None:
+    if dtype == "bool" and name.startswith("arange"):
+        pytest.skip("arange has no bool dtype")
+    fn = FILLS[name]
+    now, kernel, launched = _created(lambda: fn(xp, dtype))
+    assert launched == 0
+    assert now.dtype == kernel.dtype == np.dtype(dtype) and now.shape == kernel.shape
+    np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    np.testing.assert_array_equal(now, fn(np, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(RAMPS))
+def test_float_ramps_now_are_the_kernels_to_the_bit(dtype: str, name: str) -> None:
+    fn = RAMPS[name]
+    now, kernel, launched = _created(lambda: fn(xp, dtype))
+    assert launched == 0
+    assert now.dtype == kernel.dtype == np.dtype(dtype) and now.shape == kernel.shape
+    np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    expected = fn(np, dtype)
+    if name.startswith("linspace"):         # (NumPy's formula: the same bits)
+        np.testing.assert_array_equal(_bits(now), _bits(expected))
+    else:                                   # (NumPy's arange steps by (start+step)-start)
+        np.testing.assert_allclose(now, expected, rtol=1e-6)
+
+
+def test_an_unwritten_fill_is_a_constant_and_a_written_one_is_memory() -> None:
+    z = xp.zeros((1, 4))
+    u = xp.asarray(np.arange(8.0).reshape(2, 4))
+    padded = xp.concat([z, u, z], axis=0)    # zeros stay a constant: one fused kernel
+    assert len(xp.explain(padded[1:] + padded[:-1])) == 1
+    w = xp.zeros(4)
+    w[2] = 3.0                              # written: its memory, read without a kernel
+    before = realize.stats["kernels"]
+    assert float(w[2]) == 3.0 and float(w.sum()) == 3.0
+    np.testing.assert_array_equal(np.asarray(w), [0, 0, 3, 0])
+    assert realize.stats["kernels"] == before
+    big = xp.zeros(10**6)                   # past 16 x now_max: a lazy constant
+    assert big._node.op != "BUFFER"
+
+
+def test_created_arrays_follow_now_max() -> None:
+    previous = _hot.set_now_max(0)
+    try:
+        a = xp.zeros(4)
+        assert a._node.op != "BUFFER"
+    finally:
+        _hot.set_now_max(previous)

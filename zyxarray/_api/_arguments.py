@@ -199,20 +199,23 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``fn`` taking array-likes and refusing arrays on different devices (``name``: the
     public name)."""
     spec = _array_parameters(fn, name)
+    takes_arrays = spec != ((), frozenset(), -1, -1)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        device = None           # (of the arrays among the arguments: array-likes join it)
-        if len(args) + len(kwargs) > 1 or (args and type(args[0]) in (list, tuple)):
-            found: set[Any] = set()
-            _devices_in(args, found)
-            if kwargs:
-                _devices_in(kwargs.values(), found)
-            if len(found) > 1:
-                raise mixed_devices(name, found)
-            device = next(iter(found), None)
-        if _needs_conversion(args, kwargs, spec):
-            args, kwargs = _as_arrays(name, args, kwargs, spec, device)
+        # (one array and nothing else, the commonest call, needs no check)
+        if kwargs or len(args) != 1 or args[0].__class__ is not Array:
+            device = None       # (of the arrays among the arguments: array-likes join it)
+            if len(args) + len(kwargs) > 1 or (args and type(args[0]) in (list, tuple)):
+                found: set[Any] = set()
+                _devices_in(args, found)
+                if kwargs:
+                    _devices_in(kwargs.values(), found)
+                if len(found) > 1:
+                    raise mixed_devices(name, found)
+                device = next(iter(found), None)
+            if takes_arrays and _needs_conversion(args, kwargs, spec):
+                args, kwargs = _as_arrays(name, args, kwargs, spec, device)
         try:            # (inline, not a helper's call: every public call passes here)
             return fn(*args, **kwargs)
         except (TypeError, ValueError, IndexError) as e:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator as _operator
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from .._devices import registry
 from .._devices.base import Device
 from .._lazy import graph as g
 from . import _dtypes as dt
+from . import _hot
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, default_float
 
@@ -30,6 +32,8 @@ from .._lazy import choose as _choose  # noqa: E402,F401  (sets device="auto"'s 
 
 
 def _shape(name: str, shape: Any) -> tuple[int, ...]:
+    if shape.__class__ is int and shape >= 0:
+        return (shape,)
     if isinstance(shape, (int, np.integer)) and not isinstance(shape, builtins.bool):
         shape = (shape,)
     try:
@@ -43,12 +47,11 @@ def _shape(name: str, shape: Any) -> tuple[int, ...]:
 
 
 def operator_index(x: Any) -> int:
-    import operator
-    return operator.index(x)
+    return _operator.index(x)
 
 
 def _check_dtype_device(name: str, dtype: dt.DType, device: Device) -> None:
-    if dtype in (dt.float64, dt.complex128) and not device.info.float64:
+    if (dtype is dt.float64 or dtype is dt.complex128) and not device.info.float64:
         raise TypeError(f"{name}: device {device.name} does not support {dtype.name}")
 
 
@@ -163,12 +166,17 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: Any = "C", *,
     return _full("full", shape, fill_value, dtype, order, device)
 
 
-def _full(name: str, shape: Any, fill_value: Any, dtype: Any, order: Any, device: Any
-          ) -> Array:
-    """``full`` for the public function ``name`` (its errors name it)."""
-    _order(name, order)
+def _full(name: str, shape: Any, fill_value: Any, dtype: Any, order: Any, device: Any,
+          floats: builtins.bool = False) -> Array:
+    """``full`` for the public function ``name`` (its errors name it); ``floats``: without a
+    dtype, the device's default float (zeros, ones, empty)."""
+    if order != "C":
+        _order(name, order)
     dev = _device(device)
     shape = _shape(name, shape)
+    if floats and dtype is None:
+        dtype = default_float(dev)
+        fill_value = float(fill_value)
     if dtype is None and isinstance(fill_value, (Array, np.generic)):
         # a NumPy scalar or an array keeps its dtype, as in NumPy
         dtype = dt.to_dtype(fill_value.dtype, name)
@@ -181,12 +189,22 @@ def _full(name: str, shape: Any, fill_value: Any, dtype: Any, order: Any, device
     else:
         d = dt.to_dtype(dtype, name)
     _check_dtype_device(name, d, dev)
-    if d in dt.INTEGER and isinstance(fill_value, int):
+    integer = d.kind in "iu"
+    if integer and isinstance(fill_value, int):
         info = np.iinfo(d.np)
         if not info.min <= fill_value <= info.max:
             raise OverflowError(f"{name}: fill value {fill_value} is out of bounds for {d.name}")
-    value = np.asarray(fill_value).astype(d.np).item() if d not in dt.COMPLEX_FLOATING else \
-        complex(fill_value)
+    if d is dt.float64 and fill_value.__class__ in (float, int):
+        value = float(fill_value)
+    elif integer and fill_value.__class__ is int:
+        value = fill_value          # (in range: checked above)
+    elif d.kind == "c":
+        value = complex(fill_value)
+    else:
+        value = np.asarray(fill_value).astype(d.np).item()
+    now = _hot.created(dev, d.np, shape, _hot.FILL, value)
+    if now is not None:
+        return now
     node = g.const(value, d.np, dev)
     return Array._new(broadcast_node(node, shape))
 
@@ -196,8 +214,7 @@ def zeros(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None
     """An array of zeros."""
     if device is None and isinstance(like, Array):
         device = like.device
-    return _full("zeros", shape, 0.0 if dtype is None else 0,
-                 dtype or default_float(_device(device)), order, device)
+    return _full("zeros", shape, 0, dtype, order, device, floats=True)
 
 
 def ones(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
@@ -205,8 +222,7 @@ def ones(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
     """An array of ones."""
     if device is None and isinstance(like, Array):
         device = like.device
-    return _full("ones", shape, 1.0 if dtype is None else 1,
-                 dtype or default_float(_device(device)), order, device)
+    return _full("ones", shape, 1, dtype, order, device, floats=True)
 
 
 def empty(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None,
@@ -214,8 +230,7 @@ def empty(shape: Any, dtype: Any = None, order: Any = "C", *, device: Any = None
     """An array whose values are unspecified (zyxarray gives zeros: they cost no memory)."""
     if device is None and isinstance(like, Array):
         device = like.device
-    return _full("empty", shape, 0.0 if dtype is None else 0,
-                 dtype or default_float(_device(device)), order, device)
+    return _full("empty", shape, 0, dtype, order, device, floats=True)
 
 
 def _like(name: str, x: Any, dtype: Any, order: Any, shape: Any, device: Any
@@ -286,12 +301,21 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
         if n and not (info.min <= start <= info.max and
                       info.min <= start + (n - 1) * step <= info.max):
             raise OverflowError(f"arange: values do not fit in {d.name}")
-    i = g.iota(n, dev)
     if d in dt.INTEGER and all(isinstance(v, (int, np.integer)) for v in (start, step)):
+        now = _hot.created(dev, d.np, (n,), _hot.INT_RAMP, int(start), int(step))
+        if now is not None:
+            return now
+        i = g.iota(n, dev)
         s = broadcast_node(g.const(int(step), np.int64, dev), (n,))
         b = broadcast_node(g.const(int(start), np.int64, dev), (n,))
         return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, i, s), b), d.np))
     f = np.float64 if dev.info.float64 else np.float32
+    if d in dt.REAL_FLOATING:
+        now = _hot.created(dev, d.np, (n,), _hot.F64_RAMP if f is np.float64 else
+                           _hot.F32_RAMP, float(start), float(step))
+        if now is not None:
+            return now
+    i = g.iota(n, dev)
     s = broadcast_node(g.const(float(step), f, dev), (n,))
     b = broadcast_node(g.const(float(start), f, dev), (n,))
     return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, f), s), b), d.np))
@@ -322,9 +346,15 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: builtins.bool = 
             default_float(dev)
     else:
         d = dt.to_dtype(dtype, "linspace")
-    work = d if d in dt.FLOATING else default_float(dev)
+    # (NumPy computes in float64 whatever the dtype, then casts)
+    work = d if d in dt.COMPLEX_FLOATING else default_float(dev)
     div = (num - 1) if endpoint else num
     step = (stop - start) / div if div > 0 else 0.0
+    if d in dt.REAL_FLOATING and not is_complex:
+        now = _hot.created(dev, d.np, (num,), _hot.F64_RAMP if work is dt.float64 else
+                           _hot.F32_RAMP, start, step, stop if endpoint and num > 1 else None)
+        if now is not None:
+            return now
     i = g.cast(g.iota(num, dev), work.np)
     val = g.alu(Op.ADD, g.alu(Op.MUL, i, broadcast_node(g.const(step, work.np, dev), (num,))),
                 broadcast_node(g.const(start, work.np, dev), (num,)))
@@ -356,8 +386,10 @@ def _count(name: str, num: Any) -> int:
 def _linspace_arrays(start: Any, stop: Any, num: int, endpoint: builtins.bool,
                      retstep: builtins.bool, dtype: Any, axis: int, device: Any) -> Any:
     """linspace between arrays: ``start + t * (stop - start)`` with t along a new axis."""
-    from ._manipulation_functions import moveaxis
+    from ._manipulation_functions import moveaxis, normalize_axis
     from ._numpy_args import as_arrays
+    if dtype is not None:
+        dt.to_dtype(dtype, "linspace")      # (refused before any work)
     a, b = as_arrays(start, stop)
     dev = a.device if device is None else _device(device)
     work = default_float(dev)
@@ -368,6 +400,7 @@ def _linspace_arrays(start: Any, stop: Any, num: int, endpoint: builtins.bool,
     b = asarray(b, dtype=dt.result_type_of(b, work))
     span = b - a
     shape = (num,) + tuple(np.broadcast_shapes(a.shape, b.shape))
+    normalize_axis("linspace", axis, len(shape))   # (before any work)
     t = t.reshape((num,) + (1,) * (len(shape) - 1))
     out = a + t * span
     if endpoint and num > 1:

@@ -62,6 +62,9 @@ typedef struct {
     int win_ok, win_direct, win_code, win_ndim;
     int win_lanes;          /* the device's loop-kernel reduction lanes (0: no reduce_now) */
     int win_now;            /* the device computes small results now (the cpu device) */
+    int fill;               /* the block holds a creation function's fill, never written: its
+                             * node is the constant (`make_fill`), which fuses as one, and
+                             * the block stays its window until a write or a view */
     PyObject *block;        /* a result computed now, before its node: the Block holding it */
     char *win_ptr;
     Py_ssize_t win_shape[MAXDIM], win_strides[MAXDIM];
@@ -73,7 +76,8 @@ static uint64_t epoch = 1;
 static int enabled = 1;
 /* Python callables given to `install` */
 static PyObject *make_const, *host_window, *dtype_codes, *resolve_row, *slow_storage,
-                *slow_sum, *slow_mean, *adopt, *slow_matmul, *slow_rmatmul, *slow_T;
+                *slow_sum, *slow_mean, *adopt, *slow_matmul, *slow_rmatmul, *slow_T,
+                *make_fill;
 static PyObject *slow_getitem, *slow_setitem, *slow_float, *slow_int, *slow_bool, *slow_index,
                 *slow_neg, *slow_compare[6], *slow_arith[4], *slow_rarith[4];
 static PyObject *s_op, *s_shape, *s_dtype, *s_arg, *s_device, *s_CONST, *s_node, *s_srcs,
@@ -151,7 +155,19 @@ static int in_range(int code, PyObject *o, Value *out) {
  * (a node or an alias set from Python: `track`): it holds only its device, None and a Block.
  * An element loop makes millions of them; each tracked one costs a little and counts towards
  * the next young-generation collection. */
+#define FREE_MAX 128
+static Core *free_cores[FREE_MAX];      /* dead arrays kept for reuse (Core_dealloc) */
+static int free_count = 0;
+
 static Core *new_core(void) {
+    if (free_count > 0) {       /* (untracked, its fields cleared, its type's ref dropped) */
+        Core *o = free_cores[--free_count];
+        /* (the fields zeroed, as tp_alloc's; the window's shape and strides are read only
+         * once a window is learnt, which writes them; then Array's __weakref__ slot) */
+        memset((char *)o + sizeof(PyObject), 0, offsetof(Core, win_shape) - sizeof(PyObject));
+        memset((char *)o + sizeof(Core), 0, ArrayType->tp_basicsize - sizeof(Core));
+        return (Core *)PyObject_Init((PyObject *)o, ArrayType);
+    }
     Core *o = (Core *)ArrayType->tp_alloc(ArrayType, 0);
     if (o != NULL) PyObject_GC_UnTrack(o);
     return o;
@@ -366,7 +382,8 @@ static int may_have_window(PyObject *node) {
 
 /* 1 if the array's elements are in host memory at a known window, 0 if not (or not now). */
 static int window(Core *self) {
-    if (self->block != NULL && self->node == NULL) {   /* (its memory: no kernel writes it) */
+    if (self->block != NULL && (self->node == NULL || self->fill)) {
+        /* (its memory: no kernel writes it; a fill's block holds its constant's values) */
         self->win_epoch = epoch;
         return 1;
     }
@@ -497,8 +514,9 @@ static void store(int code, char *p, Value v) {
 
 static Py_ssize_t now_max = 4096;       /* elements; 0: every result is a kernel's */
 #define MATMUL_NOW_MAX 32768            /* multiply-adds of a matrix product computed now */
-#define UNARY_NOW_MAX 512               /* elements of exp, log, ... computed now (a scalar
-                                         * loop: past this a vectorized kernel wins) */
+#define UNARY_NOW_MAX 512               /* elements of exp, log, ... computed now in a
+                                         * scalar loop (strided, or sin and cos: past this
+                                         * a kernel wins); contiguous ones up to now_max */
 static const int item_size[C_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
 
 typedef struct {
@@ -528,9 +546,11 @@ static PyTypeObject BlockType = {
     .tp_as_buffer = &Block_buffer,
 };
 
-/* A new array of `code` and `shape` (C-contiguous) over a new Block, its elements not yet
- * written; NULL with an error set. */
-static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
+/* A new array of `code` and `shape` (C-contiguous) over a new Block on `device` (whose
+ * loop kernels reduce in `lanes` accumulators), its elements not yet written; NULL with an
+ * error set. */
+static Core *new_array(int code, int nd, const Py_ssize_t *shape, PyObject *device,
+                       int lanes) {
     Py_ssize_t n = 1;
     for (int k = 0; k < nd; k++) n *= shape[k];
     Block *b = PyObject_New(Block, &BlockType);
@@ -549,12 +569,12 @@ static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
     o->sc = SC_NONE;
     Py_INCREF(Py_None);
     o->alias = Py_None;
-    Py_INCREF(like->device);
-    o->device = like->device;
+    Py_INCREF(device);
+    o->device = device;
     o->win_epoch = epoch;
     o->win_ok = o->win_direct = o->win_now = 1;
     o->win_code = code;
-    o->win_lanes = like->win_lanes;
+    o->win_lanes = lanes;
     o->win_ndim = nd;
     o->win_ptr = b->ptr;
     Py_ssize_t stride = item_size[code];
@@ -564,6 +584,11 @@ static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
         stride *= shape[k];
     }
     return o;
+}
+
+/* As `new_array`, on `like`'s device. */
+static Core *new_result(int code, int nd, const Py_ssize_t *shape, Core *like) {
+    return new_array(code, nd, shape, like->device, like->win_lanes);
 }
 
 /* Would `self` compute a result now? (A window on such a device; the caller checks sizes.) */
@@ -796,6 +821,30 @@ static PyObject *neg_now(Core *s) {
  * kernels' own helpers, or libm where the kernels call libm (sqrt, sin, cos). */
 enum { U_EXP, U_LOG, U_SQRT, U_TANH, U_SIN, U_COS, U_ABS, U_COUNT };
 
+/* The contiguous case, vectorized: `flatten` inlines the math helpers (straight-line code,
+ * written for the kernels' vectorizer) into loops the `omp simd` pragmas vectorize; the
+ * operations, and so the bits, are the scalar loop's. sin and cos stay libm's calls. */
+#define UNARY_CONTIG(NAME, T, EXP, LOG, SQRT, TANH, SIN, COS, ABS)                          \
+    __attribute__((flatten)) static void NAME(int fn, const T *restrict x, T *restrict r,   \
+                                              Py_ssize_t n) {                               \
+        switch (fn) {                                                                      \
+        case U_EXP: _Pragma("omp simd") for (Py_ssize_t i = 0; i < n; i++) r[i] = EXP(x[i]);  \
+            break;                                                                         \
+        case U_LOG: _Pragma("omp simd") for (Py_ssize_t i = 0; i < n; i++) r[i] = LOG(x[i]);  \
+            break;                                                                         \
+        case U_SQRT: _Pragma("omp simd") for (Py_ssize_t i = 0; i < n; i++) r[i] = SQRT(x[i]); \
+            break;                                                                         \
+        case U_TANH: _Pragma("omp simd") for (Py_ssize_t i = 0; i < n; i++) r[i] = TANH(x[i]); \
+            break;                                                                         \
+        case U_ABS: _Pragma("omp simd") for (Py_ssize_t i = 0; i < n; i++) r[i] = ABS(x[i]);  \
+            break;                                                                         \
+        case U_SIN: for (Py_ssize_t i = 0; i < n; i++) r[i] = SIN(x[i]); break;            \
+        default: for (Py_ssize_t i = 0; i < n; i++) r[i] = COS(x[i]); break;               \
+        }                                                                                  \
+    }
+UNARY_CONTIG(unary_f64, double, zx_exp_f64, zx_log_f64, sqrt, zx_tanh_f64, sin, cos, fabs)
+UNARY_CONTIG(unary_f32, float, zx_exp_f32, zx_log_f32, sqrtf, zx_tanh_f32, sinf, cosf, fabsf)
+
 static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2 || Py_TYPE(args[1]) != ArrayType) Py_RETURN_NONE;
     int fn = (int)PyLong_AsLong(args[0]);
@@ -806,10 +855,17 @@ static PyObject *unary_now(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     Core *s = (Core *)args[1];
     if (known(s) || !now_ok(s) || !is_float(s->win_code)) Py_RETURN_NONE;
     Loop L;
-    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0 || L.n > UNARY_NOW_MAX) Py_RETURN_NONE;
+    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0) Py_RETURN_NONE;
+    int contiguous = L.nd == 1 && L.st[0][0] == item_size[s->win_code];
+    if (L.n > UNARY_NOW_MAX && !(contiguous && fn != U_SIN && fn != U_COS)) Py_RETURN_NONE;
     Core *o = new_result(s->win_code, L.out_nd, L.out_shape, s);
     if (o == NULL) return NULL;
     char *out = o->win_ptr;
+    if (contiguous) {
+        if (s->win_code == C_F64) unary_f64(fn, (const double *)L.ptr[0], (double *)out, L.n);
+        else unary_f32(fn, (const float *)L.ptr[0], (float *)out, L.n);
+        return (PyObject *)o;
+    }
     Loop *Lp = &L;
     {
         const Loop *L = Lp;
@@ -1139,11 +1195,15 @@ static int Core_setitem(Core *self, PyObject *key, PyObject *value) {
     /* one element of a realized array that only this array shows: no view or pending
      * result refers to its node (one reference: our field), so a store is the write */
     if (enabled && self->alias == Py_None && int_key(key) && window(self) &&
-            self->win_direct && (self->node != NULL ? Py_REFCNT(self->node) == 1
-                                                    : self->block != NULL)) {
+            self->win_direct && (self->node == NULL ? self->block != NULL
+                                                    : Py_REFCNT(self->node) == 1)) {
         Value v;
         char *p = element(self, key);
         if (p != NULL && operand(value, self->win_code, self->device, &v)) {
+            if (self->fill) {       /* (its constant node, shown to nobody, goes) */
+                self->fill = 0;
+                Py_CLEAR(self->node);
+            }
             store(self->win_code, p, v);
             return 0;
         }
@@ -1264,8 +1324,46 @@ static int Core_bool(PyObject *a) {
 
 /* -- the type ------------------------------------------------------------------------------- */
 
+/* The node of a creation function's fill never written (`fill`): the constant broadcast to
+ * the shape, as the lazy path makes it (a kernel then reads no memory for it, and concat
+ * of zeros stays a padded view). The block, holding the same values, stays the window. */
+static PyObject *fill_node(Core *self) {
+    PyObject *shape = PyTuple_New(self->win_ndim);
+    if (shape == NULL) return NULL;
+    Py_ssize_t n = 1;
+    for (int k = 0; k < self->win_ndim; k++) {
+        PyObject *s = PyLong_FromSsize_t(self->win_shape[k]);
+        if (s == NULL) { Py_DECREF(shape); return NULL; }
+        PyTuple_SET_ITEM(shape, k, s);
+        n *= self->win_shape[k];
+    }
+    Value zero = {0};
+    PyObject *v = box(self->win_code, n > 0 ? load(self->win_code, self->win_ptr) : zero);
+    PyObject *code = PyLong_FromLong(self->win_code);
+    PyObject *args[4] = {code, v, shape, self->device};
+    PyObject *node = code && v ? PyObject_Vectorcall(make_fill, args, 4, NULL) : NULL;
+    Py_DECREF(shape);
+    Py_XDECREF(code);
+    Py_XDECREF(v);
+    if (node == NULL) return NULL;
+    if (self->node == NULL) self->node = node;
+    else Py_DECREF(node);
+    Py_INCREF(self->node);
+    return self->node;
+}
+
+/* A fill shared with views (an alias) or replaced: the block goes, the node stays. */
+static void drop_fill(Core *self) {
+    self->fill = 0;
+    self->win_ok = 0;
+    self->win_epoch = 0;
+    Py_CLEAR(self->block);
+}
+
 static PyObject *Core_get_node(Core *self, void *closure) {
     if (self->node == NULL && self->pend != NULL && resolve(self) < 0) return NULL;
+    if (self->node == NULL && self->block != NULL && self->fill)
+        return fill_node(self);
     if (self->node == NULL && self->block != NULL) {    /* a result computed now */
         PyObject *shape = PyTuple_New(self->win_ndim);
         if (shape == NULL) return NULL;
@@ -1316,6 +1414,7 @@ static int Core_set_node(Core *self, PyObject *value, void *closure) {
     self->node = value;
     Py_CLEAR(self->pend);
     Py_CLEAR(self->block);
+    self->fill = 0;
     self->sc = SC_UNKNOWN;
     self->win_epoch = 0;
     Py_CLEAR(self->device);
@@ -1334,6 +1433,14 @@ static PyObject *Core_get_alias(Core *self, void *closure) {
 }
 
 static int Core_set_alias(Core *self, PyObject *value, void *closure) {
+    if (value != Py_None && self->fill) {     /* (views write to the node's storage) */
+        if (self->node == NULL) {
+            PyObject *n = fill_node(self);
+            if (n == NULL) return -1;
+            Py_DECREF(n);
+        }
+        drop_fill(self);
+    }
     if (value != Py_None) track(self);
     Py_XINCREF(value);
     Py_XSETREF(self->alias, value);
@@ -1388,7 +1495,26 @@ static int Core_clear(Core *self) {
 static void Core_dealloc(Core *self) {
     PyObject_GC_UnTrack(self);
     Core_clear(self);
+    if (Py_TYPE(self) == ArrayType && free_count < FREE_MAX) {
+        free_cores[free_count++] = self;    /* (Array's dealloc drops the type's ref) */
+        return;
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Array's dealloc (and, through Python's, a subclass's): its weak references, its fields,
+ * then the freelist; as every heap type's dealloc, it drops the type's reference. */
+static void Array_dealloc(Core *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    if (*(PyObject **)((char *)self + ArrayType->tp_weaklistoffset) != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    Core_clear(self);
+    if (tp == ArrayType && free_count < FREE_MAX)
+        free_cores[free_count++] = self;
+    else
+        tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
 }
 
 static PyNumberMethods Core_number = {
@@ -1453,6 +1579,7 @@ static PyObject *install(PyObject *mod, PyObject *args) {
             !(resolve_row = get(d, "resolve_row")) || !(slow_storage = get(d, "_storage")) ||
             !(slow_sum = get(d, "_sum")) || !(slow_mean = get(d, "_mean")) ||
             !(adopt = get(d, "adopt")) || !(slow_matmul = get(d, "_matmul")) ||
+            !(make_fill = get(d, "make_fill")) ||
             !(slow_rmatmul = get(d, "_rmatmul")) || !(slow_T = get(d, "_T")))
         return NULL;
     for (int k = 0; k < 6; k++)
@@ -1480,6 +1607,13 @@ static PyObject *install(PyObject *mod, PyObject *args) {
     }
     Py_INCREF(cls);
     ArrayType = (PyTypeObject *)cls;
+    /* (Array adds only __weakref__: its dealloc is Array_dealloc, not Python's generic one
+     * for classes, which costs a fifth of an element loop's time) */
+    if (ArrayType->tp_base == &CoreType && ArrayType->tp_dictoffset == 0 &&
+            ArrayType->tp_finalize == NULL && ArrayType->tp_del == NULL &&
+            ArrayType->tp_basicsize == (Py_ssize_t)(sizeof(Core) + sizeof(PyObject *)) &&
+            ArrayType->tp_weaklistoffset == (Py_ssize_t)sizeof(Core))
+        ArrayType->tp_dealloc = (destructor)Array_dealloc;
     Py_RETURN_NONE;
 }
 
@@ -1549,6 +1683,7 @@ static PyObject *inplace(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     dst->block = r->block;                  /* (the reference moves: r is dropped below) */
     r->block = NULL;
     dst->sc = SC_NONE;
+    dst->fill = 0;
     dst->win_epoch = epoch;
     dst->win_ok = dst->win_direct = dst->win_now = 1;
     dst->win_ptr = r->win_ptr;
@@ -1557,6 +1692,97 @@ static PyObject *inplace(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     Py_XDECREF(old_block);
     Py_DECREF(r);
     Py_RETURN_TRUE;
+}
+
+/* created(device, lanes, code, shape, kind, start, step, stop): a new array made now on
+ * the cpu device by a creation function (zeros, ones, full, empty, arange, linspace and
+ * their *_like), or None when it has more than CREATE_NOW_FACTOR * now_max elements (a
+ * kernel fills it: lazily, fused into its consumers). `kind` (MAKE_*) says what element i
+ * is, computed as the creation function's graph computes it:
+ *   MAKE_FILL      start (a Python number, already the dtype's value)
+ *   MAKE_INT_RAMP  (dtype)(i * step + start) in wrapping int64 arithmetic
+ *   MAKE_F64_RAMP  (dtype)((double)i * step + start); the last element stop unless None
+ *   MAKE_F32_RAMP  the same in float arithmetic (a device without float64) */
+enum { MAKE_FILL, MAKE_INT_RAMP, MAKE_F64_RAMP, MAKE_F32_RAMP };
+#define CREATE_NOW_FACTOR 16
+
+static int value_of(PyObject *o, int code, Value *v) {
+    if (is_float(code)) v->f = PyFloat_AsDouble(o);
+    else if (code == C_BOOL) v->i = PyObject_IsTrue(o);
+    else if (is_unsigned(code)) v->u = PyLong_AsUnsignedLongLong(o);
+    else v->i = PyLong_AsLongLong(o);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *created(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "created(device, lanes, code, shape, kind, start, step, stop)");
+        return NULL;
+    }
+    int lanes = (int)PyLong_AsLong(args[1]), code = (int)PyLong_AsLong(args[2]),
+        kind = (int)PyLong_AsLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    Py_ssize_t nd = PyTuple_GET_SIZE(args[3]), shape[MAXDIM], n = 1;
+    if (!enabled || now_max == 0 || nd > MAXDIM || code < 0 || code >= C_COUNT ||
+            kind < MAKE_FILL || kind > MAKE_F32_RAMP)
+        Py_RETURN_NONE;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        shape[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(args[3], k));
+        if (shape[k] < 0) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE;
+        }
+        if (shape[k] > 0 && n > now_max * CREATE_NOW_FACTOR / shape[k]) Py_RETURN_NONE;
+        n *= shape[k];
+    }
+    if (n > now_max * CREATE_NOW_FACTOR) Py_RETURN_NONE;
+    Value start, step, stop;
+    int has_stop = args[7] != Py_None;
+    if (kind == MAKE_FILL ? value_of(args[5], code, &start) < 0 :
+            kind == MAKE_INT_RAMP ? value_of(args[5], C_I64, &start) < 0 ||
+                                    value_of(args[6], C_I64, &step) < 0 :
+            value_of(args[5], C_F64, &start) < 0 || value_of(args[6], C_F64, &step) < 0 ||
+            (has_stop && value_of(args[7], C_F64, &stop) < 0))
+        return NULL;
+    Core *o = new_array(code, (int)nd, shape, args[0], lanes);
+    if (o == NULL) return NULL;
+    char *p = o->win_ptr;
+    Py_ssize_t size = item_size[code], nbytes = n * size;
+    Value v;
+    switch (kind) {
+    case MAKE_FILL:
+        o->fill = 1;
+        if (n == 0) break;
+        store(code, p, start);
+        for (Py_ssize_t done = size; done < nbytes; done *= 2)   /* (doubling copies) */
+            memcpy(p + done, p, done < nbytes - done ? done : nbytes - done);
+        break;
+    case MAKE_INT_RAMP:
+        for (Py_ssize_t i = 0; i < n; i++, p += size) {
+            v.u = (uint64_t)i * step.u + start.u;
+            store(code, p, v);
+        }
+        break;
+    case MAKE_F64_RAMP:
+        for (Py_ssize_t i = 0; i < n; i++, p += size) {
+            v.f = (double)i * step.f + start.f;
+            store(code, p, v);
+        }
+        break;
+    default: {
+        float a = (float)step.f, b = (float)start.f;
+        for (Py_ssize_t i = 0; i < n; i++, p += size) {
+            float r = (float)i * a + b;
+            v.f = r;
+            store(code, p, v);
+        }
+        stop.f = (float)stop.f;
+    }
+    }
+    if (has_stop && n > 0 && kind >= MAKE_F64_RAMP)
+        store(code, o->win_ptr + (n - 1) * size, stop);
+    return (PyObject *)o;
 }
 
 static PyObject *bump(PyObject *mod, PyObject *unused) {
@@ -1639,6 +1865,8 @@ static PyMethodDef module_methods[] = {
     {"quick_sum", quick_sum, METH_O,
      "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
+    {"created", (PyCFunction)(void (*)(void))created, METH_FASTCALL,
+     "created(device, lanes, code, shape, kind, start, step, stop): made now, or None"},
     {"bump", bump, METH_NOARGS,
      "A kernel may write into existing buffers: forget every array's window."},
     {"unary_now", (PyCFunction)(void (*)(void))unary_now, METH_FASTCALL,

@@ -109,8 +109,9 @@ def _compile(cc: str, include: str, source: str, digest: str, suffix: str,
     out = src.with_suffix(suffix)
     # (-march=native as the cpu kernels: the math helpers' fma is then one instruction; the
     # kernels' flags keep the same bits. -O2 without -ftree-vectorize: 2 s to build, not 3.5,
-    # for loops of a few thousand elements at most)
-    cmd = [cc, "-std=gnu11", "-O2", "-march=native", "-fPIC", "-shared",
+    # for loops of a few thousand elements at most; -fopenmp-simd for the few loops marked
+    # `omp simd`, the contiguous exp, log, tanh, ...)
+    cmd = [cc, "-std=gnu11", "-O2", "-march=native", "-fPIC", "-shared", "-fopenmp-simd",
            "-fwrapv", "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing",
            f"-I{include}", "-o", str(out), str(src)]
     try:
@@ -155,6 +156,14 @@ def make_const(code: int, value: Any, device: Any) -> Any:
     return g.const(value, DTYPES[code], device)
 
 
+def make_fill(code: int, value: Any, shape: tuple[int, ...], device: Any) -> Any:
+    """The node of a fill ``_hot.c`` made now and nothing wrote (asked for by
+    ``Array._node``): the constant broadcast to ``shape``, as ``full`` records it."""
+    from .._lazy import graph as g
+    from ._elementwise_functions import broadcast_node
+    return broadcast_node(g.const(value, DTYPES[code], device), shape)
+
+
 def adopt(block: Any, address: int, code: int, shape: tuple[int, ...], device: Any) -> Any:
     """The buffer node of a result ``_hot.c`` computed now (asked for by ``Array._node``):
     a buffer of ``device`` over the block's memory (at ``address``), which the buffer keeps
@@ -179,7 +188,7 @@ def install(cls: type) -> None:
     from .._lazy.graph import Node
     callables.update(make_const=make_const, host_window=realize.host_window,
                      dtype_codes=CODES, node_type=Node, _storage=cls._storage,
-                     resolve_row=cls._resolve_row, adopt=adopt)
+                     resolve_row=cls._resolve_row, adopt=adopt, make_fill=make_fill)
     core.install(cls, callables)
     realize.on_write = core.bump
     from .._devices import cpu
@@ -223,6 +232,25 @@ def inplace(dst: Any, other: Any, name: str) -> bool:
     general path must do it."""
     code = INPLACE.get(name)
     return core is not None and code is not None and core.inplace(dst, other, code)
+
+
+#: what element i of a creation function's result is (``_hot.c``'s MAKE_*): a fill value, an
+#: integer ramp ``i * step + start``, a float one (float64 or float32 arithmetic)
+FILL, INT_RAMP, F64_RAMP, F32_RAMP = range(4)
+
+
+def created(device: Any, dtype: Any, shape: tuple[int, ...], kind: int, start: Any,
+            step: Any = 0, stop: Any = None) -> Any:
+    """A creation function's result made now in the cpu device's memory, as NumPy makes it
+    (``_hot.c``'s ``created``: at most 16 x ``now_max`` elements), or None where a kernel
+    makes it lazily. Element i is what the function's graph computes (``kind``); ``stop``,
+    when given, is a float ramp's last element (linspace's endpoint)."""
+    code = CODES.get(dtype)
+    info = device.info
+    if core is None or code is None or info.kind != "cpu":
+        return None
+    lanes = max(info.simd_lanes, 1) if info.style == "loops" else 0
+    return core.created(device, lanes, code, shape, kind, start, step, stop)
 
 
 def set_now_max(n: int) -> int:

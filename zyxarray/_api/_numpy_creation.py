@@ -83,8 +83,11 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: builtins.bool = Tru
              base: Any = 10.0, dtype: Any = None, axis: int = 0, *,
              device: Any = None) -> Array:
     """``base ** linspace(start, stop, num)``: numbers spaced evenly on a log scale."""
+    from . import _dtypes as dt
     from ._elementwise_functions import pow as pow_
     from ._numpy_args import as_array
+    if dtype is not None:
+        dt.to_dtype(dtype, "logspace")      # (refused before any work)
     exponents = linspace(start, stop, num, endpoint, axis=axis, device=device)
     if isinstance(base, (list, tuple)) or hasattr(base, "shape"):
         b = as_array(base, device=exponents.device)
