@@ -336,3 +336,53 @@ def test_created_arrays_follow_now_max() -> None:
         assert a._node.op != "BUFFER"
     finally:
         _hot.set_now_max(previous)
+
+
+def test_a_fill_written_after_use_keeps_earlier_results() -> None:
+    a = xp.zeros(5)
+    c = xp.concat([a, a])                   # (uses the fill's constant node, lazily)
+    big = xp.zeros((300, 300))              # (larger than now_max: a kernel adds)
+    d = a + big[0, :5]
+    assert a.shape == (5,)
+    a[0] = 5.0                              # NumPy: c and d were computed before the write
+    a[1] += 1.0
+    np.testing.assert_array_equal(np.asarray(c), np.zeros(10))
+    np.testing.assert_array_equal(np.asarray(d), np.zeros(5))
+    np.testing.assert_array_equal(np.asarray(a), [5, 1, 0, 0, 0])
+    e = xp.zeros(3)
+    assert e.shape == (3,) and e._node.op != "BUFFER"   # (its node: the constant)
+    before = realize.stats["kernels"]
+    e[1] = 2.0                              # nobody else holds that node: the memory now
+    assert float(e[1]) == 2.0 and realize.stats["kernels"] == before
+    np.testing.assert_array_equal(np.asarray(e), [0, 2, 0])
+    v = xp.ones((2, 3))
+    row = v[1]                              # a view: writes go through the shared storage
+    row[2] = 4.0
+    v[0, 0] = -1.0
+    np.testing.assert_array_equal(np.asarray(v), [[-1, 1, 1], [1, 1, 4]])
+    assert float(row[2]) == 4.0
+
+
+def test_arrays_are_freed_with_their_weak_references() -> None:
+    import gc
+    import sys
+    import weakref
+    x = xp.zeros(3)
+    ref = weakref.ref(x)
+    del x
+    assert ref() is None
+    before = sys.getrefcount(xp.Array)
+    for _ in range(1000):
+        y = xp.ones(4) * 2.0 + 1.0
+        float(y[0])
+    del y
+    gc.collect()
+    assert sys.getrefcount(xp.Array) <= before + 2   # (the class's count: no leak per array)
+
+    class Sub(xp.Array):
+        pass
+    s = object.__new__(Sub)
+    s.tag = 1                                # (a subclass with a __dict__ still frees)
+    ref = weakref.ref(s)
+    del s
+    assert ref() is None
