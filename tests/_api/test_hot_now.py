@@ -254,22 +254,16 @@ def test_other_devices_stay_lazy() -> None:
 
 
 def _created(fn: object) -> tuple[np.ndarray, np.ndarray, int]:
-    """A creation function's result made now and by kernels, as NumPy arrays, and the kernels
-    the first took. (An unwritten fill's node is its constant, which a kernel would store
-    when read whole: one element written back with its own value makes it memory.)"""
-    before = realize.stats["kernels"]
-    now = fn()                                  # type: ignore[operator]
-    if now.size:
-        first = (0,) * now.ndim
-        now[first] = now[first]
-    now_host = np.asarray(now)
-    launched = realize.stats["kernels"] - before
-    previous = _hot.set_now_max(0)
-    try:
-        kernel = np.asarray(fn())               # type: ignore[operator]
-    finally:
-        _hot.set_now_max(previous)
-    return now_host, kernel, launched
+    """A creation function's result made now and by kernels (``_now_and_kernel``). An
+    unwritten fill's node is its constant, which a kernel would store when read whole: one
+    element written back with its own value makes it memory first."""
+    def written() -> object:
+        now = fn()                              # type: ignore[operator]
+        if now.size:
+            first = (0,) * now.ndim
+            now[first] = now[first]
+        return now
+    return _now_and_kernel(written)
 
 
 FILLS = {"zeros": lambda m, d: m.zeros((3, 4), dtype=d),
