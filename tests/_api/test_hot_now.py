@@ -380,3 +380,32 @@ def test_arrays_are_freed_with_their_weak_references() -> None:
     ref = weakref.ref(s)
     del s
     assert ref() is None
+
+
+@pytest.mark.parametrize("dtype", NUMERIC + ["bool"])
+def test_max_min_argmax_argmin_now(dtype: str) -> None:
+    host = _values(dtype, (6, 7), 4) if dtype != "bool" else np.arange(42).reshape(6, 7) % 3 == 1
+    if dtype.startswith("float"):
+        host[2, 3] = host[4, 1] = np.nan         # the first NaN wins, as in NumPy
+    for h in (host, host[1] if dtype != "bool" else host[0]):
+        a = xp.asarray(h)
+        for name in ("max", "min", "argmax", "argmin"):
+            fn = getattr(xp, name)
+            now, kernel, launched = _now_and_kernel(lambda fn=fn, a=a: fn(a))
+            assert launched == 0, name
+            assert now.dtype == kernel.dtype == getattr(np, name)(h).dtype, name
+            np.testing.assert_array_equal(now, kernel)
+            np.testing.assert_array_equal(now, getattr(np, name)(h))
+    np.testing.assert_array_equal(xp.argmax(xp.asarray(host).T), host.T.argmax())  # (a kernel)
+    with pytest.raises(ValueError):
+        xp.max(xp.asarray(np.zeros(0)))
+
+
+def test_bincount_of_host_values_is_counted_there() -> None:
+    votes = xp.asarray(np.array([[0, 2, 2, 3, 2], [1, 1, 4, 0, 4]]))
+    before = realize.stats["kernels"]
+    winners = [int(xp.bincount(v, minlength=5).argmax()) for v in votes]
+    assert winners == [2, 1] and realize.stats["kernels"] == before
+    np.testing.assert_array_equal(xp.bincount(votes[0], minlength=7), [1, 0, 3, 1, 0, 0, 0])
+    with pytest.raises(ValueError):
+        xp.bincount(xp.asarray(np.array([1, -1])))

@@ -1121,6 +1121,52 @@ static PyObject *reduce_now(Core *self, int mean) {
     return new_scalar(is_unsigned(code) ? C_U64 : C_I64, r, self->device);
 }
 
+/* The largest or smallest element of a small window on a device that computes results now
+ * (`which`: 0 max, 1 min, 2 argmax, 3 argmin), as a known scalar: the value in the array's
+ * dtype, or the int64 index of its first occurrence in C order; a NaN wins (the first), as
+ * in NumPy; of zeros of both signs the first (the standard leaves it open). Exact, so any
+ * order gives the kernels' value. NULL with no error set where a kernel must do it (as
+ * `reduce_now`; an empty array's error is the slow path's). */
+static PyObject *extremum_now(Core *self, int which) {
+    if (!now_ok(self) || self->win_ndim == 0) return NULL;
+    int nd = self->win_ndim, code = self->win_code;
+    Py_ssize_t n = 1, step = self->win_strides[nd - 1];
+    for (int k = 0; k < nd; k++) n *= self->win_shape[k];
+    if (n == 0 || n > REDUCE_NOW_MAX) return NULL;
+    if (nd > 1) {
+        Py_ssize_t expected = item_size[code];
+        for (int k = nd - 1; k >= 0; k--) {
+            if (self->win_shape[k] != 1 && self->win_strides[k] != expected) return NULL;
+            expected *= self->win_shape[k];
+        }
+        step = item_size[code];
+    }
+    const char *p = self->win_ptr;
+    int largest = which == 0 || which == 2;
+    Py_ssize_t best = 0;
+    Value b = load(code, p);
+    if (is_float(code)) {
+        for (Py_ssize_t i = 1; i < n && b.f == b.f; i++) {
+            Value v = load(code, p + i * step);
+            if (v.f != v.f || (largest ? v.f > b.f : v.f < b.f)) { b = v; best = i; }
+        }
+    } else if (is_unsigned(code)) {
+        for (Py_ssize_t i = 1; i < n; i++) {
+            Value v = load(code, p + i * step);
+            if (largest ? v.u > b.u : v.u < b.u) { b = v; best = i; }
+        }
+    } else {        /* (signed integers and bools) */
+        for (Py_ssize_t i = 1; i < n; i++) {
+            Value v = load(code, p + i * step);
+            if (largest ? v.i > b.i : v.i < b.i) { b = v; best = i; }
+        }
+    }
+    if (which < 2) return new_scalar(code, b, self->device);
+    Value index;
+    index.i = best;
+    return new_scalar(C_I64, index, self->device);
+}
+
 /* `self.sum(...)` / `self.mean(...)`: `reduce_now` without arguments, else the method. */
 static PyObject *method_or_slow(PyObject *slow, Core *self, int mean, PyObject *const *args,
                                 Py_ssize_t nargsf, PyObject *kwnames) {
@@ -1635,6 +1681,20 @@ static PyObject *quick(PyObject *array, int mean) {
     Py_RETURN_NONE;
 }
 
+/* quick_extremum(array, which): `extremum_now` (0 max, 1 min, 2 argmax, 3 argmin), or
+ * None. */
+static PyObject *quick_extremum(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType) Py_RETURN_NONE;
+    int which = (int)PyLong_AsLong(args[1]);
+    if (which < 0 || which > 3) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *r = extremum_now((Core *)args[0], which);
+    if (r != NULL || PyErr_Occurred()) return r;
+    Py_RETURN_NONE;
+}
+
 static PyObject *quick_sum(PyObject *mod, PyObject *array) { return quick(array, 0); }
 static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array, 1); }
 
@@ -1865,6 +1925,8 @@ static PyMethodDef module_methods[] = {
     {"quick_sum", quick_sum, METH_O,
      "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
+    {"quick_extremum", (PyCFunction)(void (*)(void))quick_extremum, METH_FASTCALL,
+     "quick_extremum(array, which): max, min, argmax, argmin (0-3) of a small window, or None"},
     {"created", (PyCFunction)(void (*)(void))created, METH_FASTCALL,
      "created(device, lanes, code, shape, kind, start, step, stop): made now, or None"},
     {"bump", bump, METH_NOARGS,

@@ -213,6 +213,17 @@ def quick_mean(array: Any) -> Any:
     return None if core is None else core.quick_mean(array)
 
 
+#: the full reductions ``quick_extremum`` computes, by their code in ``_hot.c``
+EXTREMA = {"max": 0, "min": 1, "argmax": 2, "argmin": 3}
+
+
+def quick_extremum(name: str, array: Any) -> Any:
+    """``max``, ``min``, ``argmax`` or ``argmin`` (``name``) of a whole small array in the
+    cpu device's memory, computed now (a known scalar: exact, so the kernels' value); None
+    where a kernel computes it."""
+    return None if core is None else core.quick_extremum(array, EXTREMA[name])
+
+
 def unary_now(name: str, array: Any) -> Any:
     """The float function ``name`` of a small array in host memory, computed now; None where
     a kernel computes it (``_hot.c``'s ``unary_now``)."""

@@ -655,6 +655,12 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> Array:
         if hasattr(x.device, "host_array"):     # (in host memory: read where it lies)
             host = x._host()
             top, bottom = int(host.max()), int(host.min())
+            if w is None and bottom >= 0:
+                # (counts of values already read from host memory: counted there, exactly,
+                # by NumPy's loop; the lazy one-hot reduction or sort costs a realization
+                # per call, which a loop of bincounts pays each step)
+                counts = np.bincount(host.astype(np.int64), minlength=minlength)
+                return asarray(counts, device=x.device)
         else:                                   # (two reductions, one read)
             top, bottom = (int(v) for v in mf.stack(
                 [sf.max(x).astype(dt.int64), sf.min(x).astype(dt.int64)])._host())

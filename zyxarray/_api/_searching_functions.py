@@ -17,6 +17,7 @@ import numpy as np
 from .._codegen.ir import Op
 from .._devices import library
 from .._lazy import graph as g
+from . import _hot
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of, operands
 from ._numpy_args import as_array, write_out
@@ -169,12 +170,20 @@ def argmax(x: Any, /, axis: int | None = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the first largest element (along ``axis``, or of the flattened array); the
     first NaN counts as the largest, as in NumPy."""
+    if axis is None and out is None and keepdims is False:
+        r = _hot.quick_extremum("argmax", x)   # (a small array in host memory: now)
+        if r is not None:
+            return r
     return write_out("argmax", out, _index_reduction("argmax", x, axis, keepdims))
 
 
 def argmin(x: Any, /, axis: int | None = None, out: Any = None, *,
            keepdims: bool = False) -> Array:
     """Index of the first smallest element (along ``axis``, or of the flattened array)."""
+    if axis is None and out is None and keepdims is False:
+        r = _hot.quick_extremum("argmin", x)   # (a small array in host memory: now)
+        if r is not None:
+            return r
     return write_out("argmin", out, _index_reduction("argmin", x, axis, keepdims))
 
 

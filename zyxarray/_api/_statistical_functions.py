@@ -149,12 +149,22 @@ def _extremum(name: str, x: Any, op: Op, axis: Any, out: Any, keepdims: bool, in
 def max(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False,
         initial: Any = None, where: Any = True) -> Array:
     """Largest element over ``axis`` (NaN if any is NaN); at least ``initial``."""
+    if axis is None and out is None and keepdims is False and initial is None and \
+            where is True:
+        r = _hot.quick_extremum("max", x)   # (a small array in host memory: now)
+        if r is not None:
+            return r
     return _extremum("max", x, Op.MAX, axis, out, keepdims, initial, where)
 
 
 def min(x: Any, /, axis: Any = None, out: Any = None, keepdims: bool = False,
         initial: Any = None, where: Any = True) -> Array:
     """Smallest element over ``axis`` (NaN if any is NaN); at most ``initial``."""
+    if axis is None and out is None and keepdims is False and initial is None and \
+            where is True:
+        r = _hot.quick_extremum("min", x)   # (a small array in host memory: now)
+        if r is not None:
+            return r
     return _extremum("min", x, Op.MIN, axis, out, keepdims, initial, where)
 
 
