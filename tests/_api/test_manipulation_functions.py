@@ -383,3 +383,20 @@ def test_concat_of_zeros_around_an_array_is_a_padded_view(device: str) -> None:
                                   + hp[1:-1, 2:] - 4 * h))
     neg = xp.concat([xp.full((1, 4), -0.0, device=device), u], axis=0)   # -0.0 is data
     assert np.signbit(np.asarray(neg)[0]).all()
+
+
+def test_many_inputs_in_cpu_memory_join_in_one_copy() -> None:
+    """Rows computed in a Python loop, then stacked (``np.array(rows)``, ``np.stack``): on
+    the cpu device, inputs already in memory are joined there by one copy, not a kernel
+    each; a pending input keeps the lazy CONCAT."""
+    from zyxarray._lazy import realize
+    rows = [xp.asarray(np.arange(6.0) + i) for i in range(12)]
+    before = realize.stats["kernels"]
+    s = xp.stack(rows)
+    c = xp.concat(rows[:7] + [xp.asarray(np.arange(3, dtype=np.int32))])  # (promoted)
+    np.testing.assert_array_equal(np.asarray(s), np.arange(6.0) + np.arange(12.0)[:, None])
+    assert c.dtype == xp.float64 and c.shape == (45,)
+    np.testing.assert_array_equal(np.asarray(c)[-3:], [0, 1, 2])
+    assert realize.stats["kernels"] == before
+    lazy = xp.stack(rows[:11] + [xp.sum(xp.ones((6, 6)), axis=0)])
+    np.testing.assert_array_equal(np.asarray(lazy)[-1], np.full(6, 6.0))

@@ -216,9 +216,11 @@ def test_convolve_and_correlate(device: str, mode: str) -> None:
                                                                                np.int8), [])])
 
 
+@pytest.mark.usefixtures("kernels_only")
 def test_convolve_of_expressions_and_lists(device: str) -> None:
     """The zero padding holds for inputs that are expressions with constants (a masked view
-    zeroes loads only) and for a broadcast constant."""
+    zeroes loads only) and for a broadcast constant. (The lazy path: on cpu, small
+    expressions would be computed at once, and convolved by NumPy's loop.)"""
     x = xp.asarray([1.0, 2.0, 3.0], device=device)
     v = xp.asarray([1.0, 1.0], device=device)
     assert_close(xp.convolve(x + 1, v), np.convolve([2.0, 3.0, 4.0], [1.0, 1.0]))
@@ -234,6 +236,29 @@ def test_convolve_of_expressions_and_lists(device: str) -> None:
         xp.correlate(x, v, "circular")
     with pytest.raises(ValueError, match="one-dimensional"):
         xp.convolve(xp.ones((2, 2), device=device), v)
+
+
+def test_convolve_of_values_in_cpu_memory_is_numpys() -> None:
+    """On the cpu device, operands already in memory are convolved by NumPy's loop there
+    (no kernel, NumPy's values); ``apply_along_axis`` stores its input once, so each row's
+    call sees a row in memory."""
+    from zyxarray._lazy import realize
+    rng = np.random.default_rng(5)
+    a, k = rng.standard_normal(48), np.array([1.0, 4.0, 6.0, 4.0, 1.0]) / 16
+    x, w = xp.asarray(a), xp.asarray(k)
+    before = realize.stats["kernels"]
+    for mode in ("full", "same", "valid"):
+        np.testing.assert_array_equal(np.asarray(xp.convolve(x, w, mode)),
+                                      np.convolve(a, k, mode))
+        np.testing.assert_array_equal(np.asarray(xp.correlate(w, x[::-2], mode)),
+                                      np.correlate(k, a[::-2], mode))
+    assert realize.stats["kernels"] == before
+    img = xp.asarray(np.arange(20 * 12).reshape(20, 12) % 7) * 1.5     # pending
+    blur = xp.apply_along_axis(lambda r: xp.convolve(r, w, mode="same"), 0, img)
+    host = (np.arange(20 * 12).reshape(20, 12) % 7) * 1.5
+    np.testing.assert_allclose(np.asarray(blur), np.apply_along_axis(
+        lambda r: np.convolve(r, k, mode="same"), 0, host), rtol=1e-15)
+    assert realize.stats["kernels"] - before <= 2     # the input once (then NumPy's stack)
 
 
 def test_interp(device: str) -> None:

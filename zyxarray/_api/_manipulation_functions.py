@@ -164,6 +164,25 @@ def _zeros_const(a: Array) -> bool:
 CONCAT_FUSE_MAX = 4
 
 
+#: at most this many elements of many inputs already in the cpu device's memory are joined
+#: there by NumPy's copy (``_in_cpu_memory``)
+HOST_CONCAT_MAX = 1 << 22
+
+
+def _in_cpu_memory(parts: list[Array]) -> list[np.ndarray] | None:
+    """The inputs of a concat as NumPy arrays when every one's values are already in the
+    cpu device's memory (rows computed in a Python loop, then stacked): one copy there
+    instead of a kernel per input. None otherwise (any pending input keeps the lazy path,
+    which fuses)."""
+    from .._lazy.realize import host_window
+    if parts[0].device.info.kind != "cpu" or any(a.dtype is dt.float16 for a in parts) or \
+            sum(math.prod(a.shape) for a in parts) > HOST_CONCAT_MAX:
+        return None
+    if not all(isinstance(host_window(a._node), tuple) for a in parts):
+        return None
+    return [a._host() for a in parts]
+
+
 def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     """The arrays joined along ``axis`` (flattened first if None).
 
@@ -209,6 +228,11 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
         widths = tuple((before, after) if i == ax else (0, 0) for i in range(ndim))
         return Array._new(g.pad(g.cast(data[0]._node, common.np), widths))
     if len(parts) > CONCAT_FUSE_MAX:
+        host = _in_cpu_memory(parts)
+        if host is not None:    # (NumPy's one copy there, not a kernel per input)
+            from ._creation_functions import asarray
+            return asarray(np.concatenate(host, axis=ax).astype(common.np, copy=False),
+                           device=device)
         return Array._new(g.concat(tuple(g.cast(a._node, common.np) for a in parts), ax))
     position = g.broadcast(g.reshape(g.iota(total, device),
                                      (total,) + (1,) * (ndim - ax - 1)), shape)

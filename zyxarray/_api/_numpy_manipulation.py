@@ -789,11 +789,15 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     axes builds lazy results, which are stacked."""
     x = as_array(arr)
     ax = normalize_axis("apply_along_axis", axis, x.ndim)
-    view = mf.moveaxis(x, ax, -1)
-    outer = view.shape[:-1]
+    outer = tuple(s for i, s in enumerate(x.shape) if i != ax)
     if 0 in outer:
         raise ValueError("apply_along_axis: cannot apply_along_axis when any iteration "
                          "dimensions are 0")
+    if len(outer) and math.prod(outer) > 1:
+        # (every slice is read by its own call: stored once, not recomputed in each)
+        from .._lazy.realize import realize
+        realize(x._node)
+    view = mf.moveaxis(x, ax, -1)
     results: list[Array] = []
     for ind in ndindex(outer):
         r = as_array(func1d(view[ind + (Ellipsis,)], *args, **kwargs), device=x.device)

@@ -519,10 +519,36 @@ def _mode_pads(mode: str, n: int, m: int, offset: int) -> tuple[int, int]:
     return left, length + m - 1 - n - left
 
 
+#: at most this many multiply-adds of a convolution or correlation whose operands are
+#: already in the cpu device's memory run in NumPy's loop there (``_in_memory``)
+HOST_CORRELATE_MAX = 1 << 20
+
+
+def _in_memory(an: g.Node, vn: g.Node, common: dt.DType
+               ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two 1-D operands of ``convolve``/``correlate`` as NumPy arrays when their values
+    are already in the cpu device's memory, for NumPy's own loop there: the lazy path
+    records a graph of window segments (about 0.5 ms for a row of 48), and
+    ``apply_along_axis`` over rows calls it once per row. None where the lazy path serves:
+    another device, pending operands, a large product, float16 or bool."""
+    from .._lazy.realize import host_window
+    if an.device.info.kind != "cpu" or common in (dt.float16, dt.bool) or \
+            an.shape[0] * vn.shape[0] > HOST_CORRELATE_MAX:
+        return None
+    if not (isinstance(host_window(an), tuple) and isinstance(host_window(vn), tuple)):
+        return None
+    return Array._new(an)._host(), Array._new(vn)._host()
+
+
 def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     """The discrete linear convolution of two 1-D sequences (``mode`` 'full', 'same' or
-    'valid', as NumPy): one fused reduction over windows of the zero-padded ``a``."""
-    an, vn, n, m, _ = _correlate_nodes("convolve", a, v, mode)
+    'valid', as NumPy): one fused reduction over windows of the zero-padded ``a``; on the
+    cpu device, operands already in memory are convolved by NumPy's loop there."""
+    an, vn, n, m, common = _correlate_nodes("convolve", a, v, mode)
+    host = _in_memory(an, vn, common)
+    if host is not None:
+        return asarray(np.convolve(*host, mode=mode).astype(common.np, copy=False),
+                       device=an.device)
     small = builtins.min(n, m)
     offset = {"full": 0, "same": (small - 1) // 2, "valid": small - 1}[mode]
     left, right = _mode_pads(mode, n, m, offset)
@@ -534,6 +560,10 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     """The cross-correlation ``c[k] = sum_n a[n + k] * conj(v[n])`` of two 1-D sequences
     (``mode`` 'valid', 'same' or 'full', as NumPy)."""
     an, vn, n, m, common = _correlate_nodes("correlate", a, v, mode)
+    host = _in_memory(an, vn, common)
+    if host is not None:
+        return asarray(np.correlate(*host, mode=mode).astype(common.np, copy=False),
+                       device=an.device)
     small = builtins.min(n, m)
     same = (small - 1) // 2 if n >= m else small // 2
     offset = {"full": 0, "same": same, "valid": small - 1}[mode]
