@@ -1858,6 +1858,10 @@ static PyObject *set_now_max(PyObject *mod, PyObject *value) {
     return previous;
 }
 
+static PyObject *get_now_max(PyObject *mod, PyObject *unused) {
+    return PyLong_FromSsize_t(enabled ? now_max : 0);
+}
+
 static PyObject *set_enabled(PyObject *mod, PyObject *flag) {
     int t = PyObject_IsTrue(flag);
     if (t < 0) return NULL;
@@ -1939,6 +1943,8 @@ static PyMethodDef module_methods[] = {
      "inplace(dst, other, op): dst op= other computed now (True), or False"},
     {"set_now_max", set_now_max, METH_O,
      "The most elements of a result computed now (0: none); returns the previous."},
+    {"get_now_max", get_now_max, METH_NOARGS,
+     "The most elements of a result computed now (0: none, or the shortcuts are off)."},
     {"set_enabled", set_enabled, METH_O,
      "Turn the fast paths on or off (tests compare both); returns the previous setting."},
     {NULL}

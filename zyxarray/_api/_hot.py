@@ -264,6 +264,13 @@ def created(device: Any, dtype: Any, shape: tuple[int, ...], kind: int, start: A
     return core.created(device, lanes, code, shape, kind, start, step, stop)
 
 
+def now_max() -> int:
+    """The most elements of a result ``_hot.c`` computes now; 0 when none is (no C module,
+    shortcuts off, or ``set_now_max(0)``): then the cpu device's NumPy shortcuts (concat,
+    convolve, bincount of values in its memory) are off too, every result a kernel's."""
+    return int(core.get_now_max()) if core is not None else 0
+
+
 def set_now_max(n: int) -> int:
     """The most elements of a result ``_hot.c`` computes now (0: none, every result is a
     kernel's); returns the previous setting (0 without the C module)."""

@@ -532,7 +532,8 @@ def _in_memory(an: g.Node, vn: g.Node, common: dt.DType
     ``apply_along_axis`` over rows calls it once per row. None where the lazy path serves:
     another device, pending operands, a large product, float16 or bool."""
     from .._lazy.realize import host_window
-    if an.device.info.kind != "cpu" or common in (dt.float16, dt.bool) or \
+    from . import _hot
+    if an.device.info.kind != "cpu" or not _hot.now_max() or common in (dt.float16, dt.bool) or \
             an.shape[0] * vn.shape[0] > HOST_CORRELATE_MAX:
         return None
     if not (isinstance(host_window(an), tuple) and isinstance(host_window(vn), tuple)):

@@ -27,6 +27,7 @@ import numpy as np
 from .._lazy import graph as g
 from . import _dtypes as dt
 from . import _elementwise_functions as ew
+from . import _hot
 from . import _manipulation_functions as mf
 from . import _searching_functions as sr
 from . import _statistical_functions as sf
@@ -655,7 +656,7 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> Array:
         if hasattr(x.device, "host_array"):     # (in host memory: read where it lies)
             host = x._host()
             top, bottom = int(host.max()), int(host.min())
-            if w is None and bottom >= 0:
+            if w is None and bottom >= 0 and _hot.now_max():
                 # (counts of values already read from host memory: counted there, exactly,
                 # by NumPy's loop; the lazy one-hot reduction or sort costs a realization
                 # per call, which a loop of bincounts pays each step)
