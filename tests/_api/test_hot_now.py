@@ -409,3 +409,54 @@ def test_bincount_of_host_values_is_counted_there() -> None:
     np.testing.assert_array_equal(xp.bincount(votes[0], minlength=7), [1, 0, 3, 1, 0, 0, 0])
     with pytest.raises(ValueError):
         xp.bincount(xp.asarray(np.array([1, -1])))
+
+
+INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", INTS + ["bool"])
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor"])
+def test_bitwise_now_is_the_kernels(dtype: str, name: str) -> None:
+    if dtype == "bool":
+        a_host = np.arange(12).reshape(3, 4) % 3 == 0
+        b_host = np.arange(12).reshape(3, 4) % 2 == 0
+    else:
+        a_host, b_host = _values(dtype, (3, 4), 6), _values(dtype, (3, 4), 7)
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    fn = getattr(xp, name)
+    for call in (lambda: fn(a, b), lambda: fn(a.T, b[0:1].T)):
+        now, kernel, launched = _now_and_kernel(call)
+        assert launched == 0 and now.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(now, kernel)
+    np.testing.assert_array_equal(np.asarray(fn(a, b)), getattr(np, name)(a_host, b_host))
+    with pytest.raises(TypeError):
+        fn(xp.asarray(np.ones(3)), xp.asarray(np.ones(3)))     # floats: the slow path's error
+
+
+CASTS = [(f, t) for f in NUMERIC + ["bool"] for t in NUMERIC + ["bool"]
+         if f != t and not (f.startswith("float") and t[0] in "iu")]
+
+
+@pytest.mark.parametrize("src,dst", CASTS)
+def test_conversions_now_are_the_kernels(src: str, dst: str) -> None:
+    host = _values(src, (4, 6), 8) if src != "bool" else np.arange(24).reshape(4, 6) % 3 == 0
+    a = xp.asarray(host)
+    for call in (lambda: a.astype(dst), lambda: xp.astype(a.T[::2], dst)):
+        now, kernel, launched = _now_and_kernel(call)
+        assert launched == 0 and now.dtype == kernel.dtype == np.dtype(dst)
+        np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(_bits(np.asarray(a.astype(dst))),
+                                      _bits(host.astype(dst)))
+
+
+def test_roll_of_memory_is_numpys_and_runs_no_kernel() -> None:
+    host = np.arange(35).reshape(5, 7)
+    a = xp.asarray(host)
+    before = realize.stats["kernels"]
+    for shift, axis in ((3, None), (-2, 0), ((1, 2), (0, 1)), ((1, 1), (1, 1)), (9, -1)):
+        np.testing.assert_array_equal(np.asarray(xp.roll(a, shift, axis=axis)),
+                                      np.roll(host, shift, axis=axis))
+    assert realize.stats["kernels"] == before
+    with pytest.raises(ValueError):
+        xp.roll(a, 1, axis=2)

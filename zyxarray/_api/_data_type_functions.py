@@ -13,6 +13,7 @@ import numpy as np
 
 from .._lazy import graph as g
 from . import _dtypes as dt
+from . import _hot
 from ._array_object import Array
 
 
@@ -28,6 +29,10 @@ def astype(x: Array, dtype: Any, /, *, copy: builtins.bool = True, device: Any =
     out = x if device is None else x.to_device(device)
     if d == out.dtype:
         return Array._new(out._node) if copy else out
+    if device is None:
+        now = _hot.cast_now(out, d.np)      # (a small array in memory: converted now)
+        if now is not None:
+            return now
     return Array._new(g.cast(out._node, d.np))
 
 

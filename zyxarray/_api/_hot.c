@@ -42,7 +42,8 @@
 
 enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_COUNT };
 enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN };   /* (MAX, MIN: results now only) */
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN,     /* (MAX on: results now only) */
+       OP_AND, OP_OR, OP_XOR };
 #define MAXDIM 8
 #define MAXLANES 64
 #define REDUCE_NOW_MAX 16384     /* larger windows reduce in a (multithreaded) kernel */
@@ -722,6 +723,24 @@ static int broadcast(Loop *L, Core *a, Core *b, const void *scalar) {
     default: E(T, T, 1, r = (T)(x / y)); break;                                            \
     }
 
+/* out[...] = a op b for the bitwise operators (OP_AND, OP_OR, OP_XOR) of integers and
+ * bools, by their bytes (a bool is 0 or 1, and so is its result). */
+#define BITS(E, T)                                                                         \
+    switch (op) {                                                                          \
+    case OP_AND: E(T, T, 1, r = (T)(x & y)); break;                                        \
+    case OP_OR: E(T, T, 1, r = (T)(x | y)); break;                                         \
+    default: E(T, T, 1, r = (T)(x ^ y)); break;                                            \
+    }
+
+static void bits_loop(int op, int code, const Loop *L, char *out) {
+    switch (item_size[code]) {
+    case 1: BITS(EACH, uint8_t) break;
+    case 2: BITS(EACH, uint16_t) break;
+    case 4: BITS(EACH, uint32_t) break;
+    default: BITS(EACH, uint64_t) break;
+    }
+}
+
 /* out[...] = a op b over the loop (op OP_*; division only of floats). */
 static void arith_loop(int op, int code, const Loop *L, char *out) {
     switch (code) {
@@ -759,9 +778,10 @@ static void compare_loop(int op, int code, const Loop *L, char *out) {
  * computed here. compare: op is Py_LT... and the result is bool. */
 static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int compare) {
     if (!now_ok(s)) return NULL;
-    int code = s->win_code;
+    int code = s->win_code, bitwise = !compare && op >= OP_AND;
     if (compare ? (code == C_BOOL && op != Py_EQ && op != Py_NE)
-                : (code == C_BOOL || (op == OP_DIV && !is_float(code))))
+                : bitwise ? is_float(code)
+                          : (code == C_BOOL || (op == OP_DIV && !is_float(code))))
         return NULL;
     Core *b = NULL;
     Value v;
@@ -785,6 +805,7 @@ static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int
     Core *o = new_result(compare ? C_BOOL : code, L.out_nd, L.out_shape, s);
     if (o == NULL) return NULL;
     if (compare) compare_loop(op, code, &L, o->win_ptr);
+    else if (bitwise) bits_loop(op, code, &L, o->win_ptr);
     else arith_loop(op, code, &L, o->win_ptr);
     return (PyObject *)o;
 }
@@ -1681,6 +1702,59 @@ static PyObject *quick(PyObject *array, int mean) {
     Py_RETURN_NONE;
 }
 
+/* One element converted from dtype `from` to `to` as the kernels' C casts convert it (one
+ * rounding: an integer to float32 directly, not through double); a float to an integer is
+ * not done here (`cast_now` leaves it to the kernels). */
+static Value convert(int from, int to, Value v) {
+    Value r;
+    if (to == C_BOOL) {
+        r.i = is_float(from) ? v.f != 0.0 : v.u != 0;
+    } else if (to == C_F32) {
+        float f = is_float(from) ? (float)v.f : is_unsigned(from) ? (float)v.u : (float)v.i;
+        r.f = f;
+    } else if (to == C_F64) {
+        r.f = is_float(from) ? v.f : is_unsigned(from) ? (double)v.u : (double)v.i;
+    } else {
+        r.u = v.u;      /* (from an integer or a bool: `store` keeps the low bytes) */
+    }
+    return r;
+}
+
+#define CAST_NOW_MAX 2048       /* elements of a conversion computed now (a scalar loop) */
+
+/* cast_now(x, code): x converted to dtype `code`, computed now (a small window on the cpu
+ * device; not a float to an integer, whose out-of-range values are the kernels' to
+ * define), or None. */
+static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType) Py_RETURN_NONE;
+    Core *s = (Core *)args[0];
+    int to = (int)PyLong_AsLong(args[1]);
+    if (to < 0 || to >= C_COUNT) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    if (known(s) || !now_ok(s)) Py_RETURN_NONE;
+    int from = s->win_code;
+    if (is_float(from) && !is_float(to) && to != C_BOOL) Py_RETURN_NONE;
+    Loop L;
+    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0 || L.n > CAST_NOW_MAX) Py_RETURN_NONE;
+    Core *o = new_result(to, L.out_nd, L.out_shape, s);
+    if (o == NULL) return NULL;
+    Py_ssize_t idx[MAXDIM] = {0}, osize = item_size[to];
+    const char *p = L.ptr[0];
+    char *q = o->win_ptr;
+    for (Py_ssize_t e = 0; e < L.n; e++, q += osize) {
+        store(to, q, convert(from, to, load(from, p)));
+        for (int k = L.nd - 1; k >= 0; k--) {       /* (the next element in C order) */
+            p += L.st[0][k];
+            if (++idx[k] < L.shape[k]) break;
+            p -= L.st[0][k] * L.shape[k];
+            idx[k] = 0;
+        }
+    }
+    return (PyObject *)o;
+}
+
 /* quick_extremum(array, which): `extremum_now` (0 max, 1 min, 2 argmax, 3 argmin), or
  * None. */
 static PyObject *quick_extremum(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
@@ -1703,7 +1777,7 @@ static PyObject *quick_mean(PyObject *mod, PyObject *array) { return quick(array
 static PyObject *binary_fn_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3 || !enabled) Py_RETURN_NONE;
     int op = (int)PyLong_AsLong(args[2]);
-    if (op < OP_ADD || op > OP_MIN) {
+    if (op < OP_ADD || op > OP_XOR) {
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
     }
@@ -1929,6 +2003,8 @@ static PyMethodDef module_methods[] = {
     {"quick_sum", quick_sum, METH_O,
      "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
+    {"cast_now", (PyCFunction)(void (*)(void))cast_now, METH_FASTCALL,
+     "cast_now(x, code): x converted to the dtype `code` now, or None"},
     {"quick_extremum", (PyCFunction)(void (*)(void))quick_extremum, METH_FASTCALL,
      "quick_extremum(array, which): max, min, argmax, argmin (0-3) of a small window, or None"},
     {"created", (PyCFunction)(void (*)(void))created, METH_FASTCALL,

@@ -48,7 +48,8 @@ SLOTS = {"__getitem__": "_getitem", "__setitem__": "_setitem", "__float__": "_fl
 #: the float functions ``unary_now`` computes, by their code in ``_hot.c`` (U_*)
 UNARY = {"exp": 0, "log": 1, "sqrt": 2, "tanh": 3, "sin": 4, "cos": 5, "abs": 6}
 #: the binary functions ``binary_now`` computes, by their code in ``_hot.c`` (OP_*)
-BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3, "maximum": 4, "minimum": 5}
+BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3, "maximum": 4, "minimum": 5,
+          "bitwise_and": 6, "bitwise_or": 7, "bitwise_xor": 8}
 #: the kernels' math helpers ``_hot.c`` calls (``_codegen/c_math.py``: the same bits)
 C_MATH = (("exp", "f64"), ("exp", "f32"), ("log", "f64"), ("log", "f32"), ("tanh", "f64"),
           ("tanh", "f32"))
@@ -211,6 +212,14 @@ def quick_sum(array: Any) -> Any:
 def quick_mean(array: Any) -> Any:
     """As ``quick_sum``, the mean (of the elements in the default float if integers)."""
     return None if core is None else core.quick_mean(array)
+
+
+def cast_now(array: Any, dtype: Any) -> Any:
+    """``array`` converted to ``dtype`` (a NumPy dtype), computed now for a small array in
+    the cpu device's memory as the kernels' casts convert (not a float to an integer);
+    None where a kernel converts it."""
+    code = CODES.get(dtype)
+    return None if core is None or code is None else core.cast_now(array, code)
 
 
 #: the full reductions ``quick_extremum`` computes, by their code in ``_hot.c``

@@ -367,6 +367,11 @@ def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
         axes = axes * len(shifts)
     if len(shifts) != len(axes):
         raise ValueError(f"roll: {len(shifts)} shifts for {len(axes)} axes")
+    axes = [normalize_axis("roll", a, x.ndim) for a in axes]
+    host = _in_cpu_memory([x]) if x.ndim else None
+    if host is not None:        # (in the cpu device's memory: NumPy's one copy there)
+        from ._creation_functions import asarray
+        return asarray(np.roll(host[0], shifts, axes), device=x.device)
     out = x
     for s, a in zip(shifts, axes):
         ax = normalize_axis("roll", a, x.ndim)
