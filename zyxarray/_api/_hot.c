@@ -1080,23 +1080,32 @@ static PyObject *Core_getitem(Core *self, PyObject *key) {
  * the value is the kernel's to the bit; integers add exactly (wrapping) in 64 bits. NULL with
  * no error set when a kernel must do it: no window, too large, empty, a layout other than
  * 1-D or C-contiguous, a dtype of another kind. */
+/* A window a whole-array reduction reads now: its `n` elements (1 to REDUCE_NOW_MAX), 1-D
+ * at any `step` in bytes or C-contiguous; 0 for any other. */
+static int reducible(Core *self, Py_ssize_t *n, Py_ssize_t *step) {
+    int nd = self->win_ndim;
+    *n = 1;
+    *step = self->win_strides[nd - 1];
+    for (int k = 0; k < nd; k++) *n *= self->win_shape[k];
+    if (*n == 0 || *n > REDUCE_NOW_MAX) return 0;
+    if (nd > 1) {
+        Py_ssize_t expected = item_size[self->win_code];
+        for (int k = nd - 1; k >= 0; k--) {
+            if (self->win_shape[k] != 1 && self->win_strides[k] != expected) return 0;
+            expected *= self->win_shape[k];
+        }
+        *step = item_size[self->win_code];
+    }
+    return 1;
+}
+
 static PyObject *reduce_now(Core *self, int mean) {
     if (!enabled || !window(self) || self->win_lanes <= 0 || self->win_lanes > MAXLANES ||
             self->win_ndim == 0)
         return NULL;
-    int nd = self->win_ndim, code = self->win_code, lanes = self->win_lanes;
-    static const int sizes[C_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
-    Py_ssize_t n = 1, step = self->win_strides[nd - 1];
-    for (int k = 0; k < nd; k++) n *= self->win_shape[k];
-    if (n == 0 || n > REDUCE_NOW_MAX) return NULL;
-    if (nd > 1) {
-        Py_ssize_t expected = sizes[code];
-        for (int k = nd - 1; k >= 0; k--) {
-            if (self->win_shape[k] != 1 && self->win_strides[k] != expected) return NULL;
-            expected *= self->win_shape[k];
-        }
-        step = sizes[code];
-    }
+    int code = self->win_code, lanes = self->win_lanes;
+    Py_ssize_t n, step;
+    if (!reducible(self, &n, &step)) return NULL;
     const char *p = self->win_ptr;
     Value r;
     if (code == C_F32) {
@@ -1150,18 +1159,9 @@ static PyObject *reduce_now(Core *self, int mean) {
  * `reduce_now`; an empty array's error is the slow path's). */
 static PyObject *extremum_now(Core *self, int which) {
     if (!now_ok(self) || self->win_ndim == 0) return NULL;
-    int nd = self->win_ndim, code = self->win_code;
-    Py_ssize_t n = 1, step = self->win_strides[nd - 1];
-    for (int k = 0; k < nd; k++) n *= self->win_shape[k];
-    if (n == 0 || n > REDUCE_NOW_MAX) return NULL;
-    if (nd > 1) {
-        Py_ssize_t expected = item_size[code];
-        for (int k = nd - 1; k >= 0; k--) {
-            if (self->win_shape[k] != 1 && self->win_strides[k] != expected) return NULL;
-            expected *= self->win_shape[k];
-        }
-        step = item_size[code];
-    }
+    int code = self->win_code;
+    Py_ssize_t n, step;
+    if (!reducible(self, &n, &step)) return NULL;
     const char *p = self->win_ptr;
     int largest = which == 0 || which == 2;
     Py_ssize_t best = 0;
