@@ -280,6 +280,19 @@ def now_max() -> int:
     return int(core.get_now_max()) if core is not None else 0
 
 
+def host_values(nodes: list[Any]) -> list[np.ndarray] | None:
+    """The values of ``nodes`` as NumPy arrays over the cpu device's memory, for NumPy's own
+    loop there (``concat`` of many inputs, ``roll``, ``convolve``), when every one already
+    lies in it; None otherwise: another device, a pending node (the lazy path fuses it), or
+    ``now_max()`` 0."""
+    from .._lazy.realize import host_window
+    if not now_max() or nodes[0].device.info.kind != "cpu" or \
+            not all(isinstance(host_window(n), tuple) for n in nodes):
+        return None
+    from ._array_object import Array
+    return [Array._new(n)._host() for n in nodes]
+
+
 def set_now_max(n: int) -> int:
     """The most elements of a result ``_hot.c`` computes now (0: none, every result is a
     kernel's); returns the previous setting (0 without the C module)."""

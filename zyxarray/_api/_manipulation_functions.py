@@ -174,15 +174,11 @@ def _in_cpu_memory(parts: list[Array]) -> list[np.ndarray] | None:
     cpu device's memory (rows computed in a Python loop, then stacked): one copy there
     instead of a kernel per input. None otherwise (any pending input keeps the lazy path,
     which fuses)."""
-    from .._lazy.realize import host_window
     from . import _hot
-    if parts[0].device.info.kind != "cpu" or not _hot.now_max() or \
-            any(a.dtype is dt.float16 for a in parts) or \
+    if any(a.dtype is dt.float16 for a in parts) or \
             sum(math.prod(a.shape) for a in parts) > HOST_CONCAT_MAX:
         return None
-    if not all(isinstance(host_window(a._node), tuple) for a in parts):
-        return None
-    return [a._host() for a in parts]
+    return _hot.host_values([a._node for a in parts])
 
 
 def concat(arrays: Any, /, axis: int | None = 0) -> Array:

@@ -531,14 +531,11 @@ def _in_memory(an: g.Node, vn: g.Node, common: dt.DType
     records a graph of window segments (about 0.5 ms for a row of 48), and
     ``apply_along_axis`` over rows calls it once per row. None where the lazy path serves:
     another device, pending operands, a large product, float16 or bool."""
-    from .._lazy.realize import host_window
     from . import _hot
-    if an.device.info.kind != "cpu" or not _hot.now_max() or common in (dt.float16, dt.bool) or \
-            an.shape[0] * vn.shape[0] > HOST_CORRELATE_MAX:
+    if common in (dt.float16, dt.bool) or an.shape[0] * vn.shape[0] > HOST_CORRELATE_MAX:
         return None
-    if not (isinstance(host_window(an), tuple) and isinstance(host_window(vn), tuple)):
-        return None
-    return Array._new(an)._host(), Array._new(vn)._host()
+    values = _hot.host_values([an, vn])
+    return None if values is None else (values[0], values[1])
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> Array:
