@@ -319,3 +319,32 @@ def test_boolean_mask_fills_are_lazy_elementwise_kernels(device: str) -> None:
     hz = h + 1j * h
     hz[np.abs(hz) > 1] = 2
     np.testing.assert_array_equal(np.asarray(z), hz)
+
+
+def test_a_repeated_basic_key_is_parsed_once_and_means_the_same(device: str) -> None:
+    """Basic keys are remembered by shape (``_indexing._BASIC``): the same key on arrays of
+    other shapes, a bad key each time it is used, keys that differ only in int vs bool or
+    in a slice's parts, and a view's writes through a remembered key all behave as NumPy."""
+    keys = [(slice(None), None, slice(None)), (slice(1, -1), slice(None, -2)), (0,),
+            (slice(None, None, -2),), (..., 1), (1, ...), (None,), (slice(1, None),),
+            (slice(None, 1),), (slice(None), 1)]
+    for shape in ((4, 5), (6, 3), (3, 4, 2)):
+        base = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+        x = xp.asarray(base, device=device)
+        for _ in range(2):
+            for key in keys:
+                assert_close(x[key], base[key])
+    x = xp.asarray(np.zeros((2, 3)), device=device)
+    for _ in range(3):
+        with pytest.raises(IndexError):
+            x[0, 3]
+        with pytest.raises(IndexError):
+            x[:, :, 0]
+    m = xp.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    assert m[True].shape == (1, 2, 3) and m[1].shape == (3,)
+    for _ in range(2):
+        v = m[:, 1:]
+        v[0, 0] = -1.0
+    expected = np.arange(6.0).reshape(2, 3)
+    expected[0, 1] = -1.0
+    assert_close(m, expected)

@@ -255,27 +255,65 @@ def getitem(x: Array, key: Any) -> Array:
         one = _element_now(node, idx) if idx is not None else None
         if one is not None:
             return Array._new(one)
-    flag = _zero_d_mask(key)
-    if flag is not None:
-        y = Array._view(x, g.reshape, (1, *x.shape))
-        return y if flag else y[0:0]
-    keys = key if isinstance(key, tuple) else (key,)
-    if any(_is_array_key(k) for k in keys):
-        template, nodes, shape = _advanced("__getitem__", x, key)
-        node = g.library("getitem", (x._node, *nodes), {"template": template}, x.dtype.np,
-                         shape)
-        return Array._new(node)
-    spec, layout = _parse("__getitem__", x.shape, key)
-    shape = tuple(1 if a is None else spec[a][2] for a in layout)
-    if not shape and not any(k is Ellipsis for k in keys):
+    sig = _basic_signature(key)
+    if sig is not None:
+        parsed = _BASIC.get((node.shape, sig))
+        if parsed is None:
+            parsed = _parse_basic(node.shape, key)
+            if len(_BASIC) >= 4096:
+                _BASIC.clear()
+            _BASIC[(node.shape, sig)] = parsed
+    else:
+        flag = _zero_d_mask(key)
+        if flag is not None:
+            y = Array._view(x, g.reshape, (1, *x.shape))
+            return y if flag else y[0:0]
+        keys = key if isinstance(key, tuple) else (key,)
+        if any(_is_array_key(k) for k in keys):
+            template, nodes, shape = _advanced("__getitem__", x, key)
+            node = g.library("getitem", (x._node, *nodes), {"template": template},
+                             x.dtype.np, shape)
+            return Array._new(node)
+        parsed = _parse_basic(x.shape, key)
+    spec, shape, one_element = parsed
+    if one_element:
         # an element (every axis indexed by an integer): NumPy gives a scalar, a copy
-        one = _slice_reshape(x._node, spec, shape)
+        one = g.slice_reshape(x._node, spec, shape)
         return Array._new(element(one) or one)
-    return Array._view(x, _slice_reshape, spec, shape)
+    return Array._view(x, g.slice_reshape, spec, shape)
 
 
-def _slice_reshape(node: g.Node, spec: tuple, shape: tuple[int, ...]) -> g.Node:
-    return g.reshape(g.slice_view(node, spec), shape)
+def _parse_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, ...], bool]:
+    """(spec, the result's shape, whether the key picks one element) of a basic key."""
+    spec, layout = _parse("__getitem__", shape, key)
+    out = tuple(1 if a is None else spec[a][2] for a in layout)
+    keys = key if isinstance(key, tuple) else (key,)
+    return spec, out, not out and not any(k is Ellipsis for k in keys)
+
+
+def _basic_signature(key: Any) -> tuple | None:
+    """A hashable form of a key made only of Python ints, None, Ellipsis and slices of ints
+    or None (slices are not hashable before Python 3.12); None for any other key."""
+    out = []
+    for k in key if type(key) is tuple else (key,):
+        t = type(k)
+        if t is slice:
+            a, b, c = k.start, k.stop, k.step
+            if (a is None or type(a) is int) and (b is None or type(b) is int) and \
+                    (c is None or type(c) is int):
+                out.append((a, b, c))
+                continue
+            return None
+        if t is int or k is None or k is Ellipsis:
+            out.append(k)
+            continue
+        return None
+    return tuple(out)
+
+
+#: (shape, a basic key's signature) -> ``_parse_basic``'s answer: a loop that takes the same
+#: slices of each step's value (``p[1:-1, :-2]``, ``X[:, None, :]``) parses its key once
+_BASIC: dict[tuple, tuple] = {}
 
 
 def setitem(x: Array, key: Any, value: Any, in_place: bool = False) -> Array:

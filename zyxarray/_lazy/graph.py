@@ -774,6 +774,40 @@ def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
     return _view(node, "slice", tuple(spec), shape=shape)
 
 
+def slice_reshape(node: Node, spec: tuple[tuple[int, int, int], ...],
+                  shape: tuple[int, ...]) -> Node:
+    """``reshape(slice_view(node, spec), shape)`` as one VIEW node, its ShapeTracker worked
+    out once per layout (basic indexing: ``X[:, None, :]``, a stencil's ``p[1:-1, :-2]``)."""
+    if node.op == "VIEW":
+        src = node.srcs[0]
+        memo = (node.arg, "slice_reshape", spec, shape)
+    else:
+        src = node
+        memo = (node.shape, "slice_reshape", spec, shape)
+    found = _views.get(memo)
+    if found is None:
+        st = node.arg if src is not node else (View.contiguous(node.shape),)
+        whole = all(start == 0 and step == 1 and c == s
+                    for (start, step, c), s in zip(spec, node.shape))
+        if whole and shape == node.shape:
+            found = (None, False)
+        else:
+            if not whole:
+                st = st_apply(st, "slice", spec)
+            if st[0].shape != shape:
+                st = st_apply(st, "reshape", shape)
+            found = (st, len(st) == 1 and st[0].is_contiguous)
+        if len(_views) >= MAX_VIEWS:
+            _views.clear()
+        _views[memo] = found
+    st, contiguous = found
+    if st is None:
+        return node
+    if contiguous and st[0].shape == src.shape:
+        return src
+    return Node("VIEW", (src,), st, node.dtype, shape, node.device)
+
+
 def view_of(node: Node, st: ShapeTracker, shape: tuple[int, ...]) -> Node:
     """``node`` seen through ``st`` (a ShapeTracker from ``shape`` into node's layout), as one
     VIEW node: folded onto node's own view when node is a VIEW."""

@@ -328,8 +328,7 @@ def _realize_keyed(t: Node) -> bool:
     elif suffix:
         ints = ints + suffix
     buf = device.alloc(t.nbytes)
-    buffers.append(buf)
-    on_write()
+    buffers.append(buf)       # (a new buffer: no window the C hot path knows moves)
     buf.ready = prog(buffers, ints, floats)
     stats["kernels"] += 1
     stats["cache_hits"] += 1
