@@ -66,3 +66,24 @@ def test_matmul_of_pending_operands_is_correct(device: str) -> None:
     a = np.arange(12.0).reshape(3, 4)
     x = xp.asarray(a, device=device)
     assert_close((x * 2 + 1) @ (x.T - 1), (a * 2 + 1) @ (a.T - 1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8, np.complex64])
+def test_an_outer_product_is_a_fused_broadcast_product(device: str, dtype: type) -> None:
+    """matmul over a contracted axis of length 1 (an outer product, batched or not, with
+    vectors promoted as NumPy does) is NumPy's product, integers wrapping alike, and fuses
+    with its consumer into one kernel: no library call writes the product out."""
+    rng = np.random.default_rng(3)
+    for sa, sb in [((6, 1), (1, 5)), ((3, 6, 1), (1, 5)), ((1,), (1, 5)), ((6, 1), (1,)),
+                   ((1,), (1,)), ((2, 1, 6, 1), (3, 1, 5)), ((0, 1), (1, 3))]:
+        a = (rng.random(sa) * 40).astype(dtype)
+        b = (rng.random(sb) * 40).astype(dtype)
+        x, y = xp.asarray(a, device=device), xp.asarray(b, device=device)
+        out = x @ y
+        assert out.shape == (a @ b).shape and out.dtype == (a @ b).dtype
+        assert_close(out, a @ b, rtol=1e-6)
+    a, b = rng.random((300, 1)), rng.random((1, 200))     # (past what is computed now)
+    x, y = xp.asarray(a, device=device), xp.asarray(b, device=device)
+    fused = (x @ y) * 2.0 + 1.0
+    assert len(xp.explain(fused).kernels) == 1
+    assert_close(fused, (a @ b) * 2.0 + 1.0, rtol=1e-12)

@@ -74,6 +74,14 @@ def _matmul(x1: Any, x2: Any) -> Array:
         shape = shape[:-2] + (m,)
     if b.ndim == 1:
         shape = shape[:-1]
+    if k == 1:
+        # an outer product (nothing to sum): a broadcast product, which fuses with what
+        # produces and consumes it, where a BLAS would write it out (``err @ W2.T`` in a
+        # training step: 1.2 ms of NumPy's BLAS for 8192 x 128)
+        full = batch + (n, m)
+        lhs = broadcast_node(g.reshape(an, a_shape), full)
+        rhs = broadcast_node(g.reshape(bn, b_shape), full)
+        return Array._new(g.reshape(g.alu(Op.MUL, lhs, rhs), shape))
     info = a.device.info
     if info.style == "loops" or library.on_device(info.kind, "matmul") is not None:
         # a library node: NumPy's BLAS on the host memory of the cpu/reference devices,
