@@ -211,3 +211,81 @@ def test_folded_reductions_give_what_the_kernels_and_numpy_give(make: Any,
     np.testing.assert_array_equal(np.asarray(got), np.asarray(computed))
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-15)
     assert np.array_equal(np.signbit(np.asarray(got)), np.signbit(np.asarray(computed)))
+
+
+def _shape_of(n: g.Node) -> Any:
+    """A node's graph as nested tuples (op, arg, dtype, shape, key, sources), leaves by op."""
+    if not n.srcs:
+        return (n.op, n.dtype, n.shape)
+    return (n.op, n.arg, n.dtype, n.shape, n.key, tuple(_shape_of(s) for s in n.srcs))
+
+
+def _argmax_rows(node: g.Node, scale: float) -> g.Node:
+    """A small composite builder: a packed-looking graph with constants, an iota and views."""
+    shape = node.shape
+    x = g.alu(Op.MUL, node, g.const(scale, node.dtype, node.device))
+    idx = g.broadcast(g.reshape(g.iota(shape[1], node.device), (1, shape[1])), shape)
+    both = g.alu(Op.ADD, g.cast(x, np.float64), g.cast(idx, np.float64))
+    return g.reduce(both, Op.MAX, (1,))
+
+
+def test_replay_remakes_the_builders_graph_on_new_inputs(device: str) -> None:
+    """``graph.replay`` keeps the first call's graph as a template: a later call on realized
+    data of the same layout makes the same nodes, keys and leaves around the new inputs
+    (windows at another offset included) without running the builder, and the values are
+    the builder's; pending inputs and other parameters run the builder."""
+    dev = registry.get(device)
+    calls = []
+
+    def build(node: g.Node, scale: float) -> g.Node:
+        calls.append(scale)
+        return _argmax_rows(node, scale)
+
+    rng = np.random.default_rng(5)
+    datas = [rng.random((6, 8)) for _ in range(3)]
+    nodes = [g.from_host(d, dev) for d in datas]
+    first = g.replay(build, (2.0,), nodes[0])
+    again = g.replay(build, (2.0,), nodes[1])
+    assert calls == [2.0], "the second call is replayed"
+    assert _shape_of(again) == _shape_of(first) and again.key == first.key
+    assert again.leaves is not None and nodes[1] in again.leaves and nodes[0] not in again.leaves
+    np.testing.assert_allclose(to_host(again).ravel(), (datas[1] * 2.0 + np.arange(8)).max(axis=1))
+    np.testing.assert_allclose(to_host(first).ravel(), (datas[0] * 2.0 + np.arange(8)).max(axis=1))
+    g.replay(build, (3.0,), nodes[2])
+    assert calls == [2.0, 3.0], "other parameters: the builder"
+    # windows: the offset is part of the layout (a template per window start)
+    big = rng.random((12, 8))
+    base = g.from_host(big, dev)
+    for start in (0, 6, 0, 6):
+        win = g.slice_view(base, ((start, 1, 6), (0, 1, 8)))
+        out = g.replay(build, (2.0,), win)
+        np.testing.assert_allclose(to_host(out).ravel(),
+                                   (big[start:start + 6] * 2.0 + np.arange(8)).max(axis=1))
+    assert calls == [2.0, 3.0, 2.0, 2.0]
+    # a pending input: never a template
+    pending = g.alu(Op.ADD, nodes[0], nodes[1])
+    out = g.replay(build, (2.0,), pending)
+    assert calls[-1] == 2.0 and len(calls) == 5
+    np.testing.assert_allclose(to_host(out).ravel(),
+                               ((datas[0] + datas[1]) * 2.0 + np.arange(8)).max(axis=1))
+    g._forget_keys()
+    assert not g._templates
+
+
+def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
+    """argmax/argmin and var go through ``graph.replay``: called again on other data of the
+    same layout, and on windows of one buffer, they give NumPy's answers."""
+    rng = np.random.default_rng(6)
+    for _ in range(3):
+        a = rng.standard_normal((40, 33)).astype(np.float32)
+        a[3, 7] = np.nan
+        x = xp.asarray(a, device=device)
+        for k in range(2):
+            w = x[k * 20:(k + 1) * 20]
+            np.testing.assert_array_equal(np.asarray(xp.argmax(w, axis=1)),
+                                          np.argmax(a[k * 20:(k + 1) * 20], axis=1))
+            np.testing.assert_array_equal(np.asarray(xp.argmin(w, axis=0)),
+                                          np.argmin(a[k * 20:(k + 1) * 20], axis=0))
+            np.testing.assert_allclose(np.asarray(xp.var(w, axis=1, correction=1)),
+                                       np.var(a[k * 20:(k + 1) * 20], axis=1, ddof=1),
+                                       rtol=1e-4)

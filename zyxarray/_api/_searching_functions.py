@@ -68,14 +68,14 @@ def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         # when there is a producer to fuse or the axis is not the last (NumPy's SIMD argmax
         # of plain memory along the last axis is faster; along another axis it is 10-40x
         # slower)
-        return Array._new(_packed(name, x._node, ax, keepdims))
+        return Array._new(g.replay(_packed, (name, ax, bool(keepdims)), x._node))
     if info.style != "loops" and (library.on_device(info.kind, name) is None or
                                   x.dtype.np.kind != "c"):
         # a dtype too wide to pack on a GPU: two fused reductions on the device, not a
         # round trip through the host (OpenCL), nor CuPy's (cuda: its argmin of a float64
         # array holding several NaNs gave a later NaN's index, not the first, as NumPy);
         # complex numbers, which the IR's MAX/MIN do not order, go to the device library
-        return Array._new(_two_reductions(name, x._node, ax, keepdims))
+        return Array._new(g.replay(_two_reductions, (name, ax, bool(keepdims)), x._node))
     node = g.library(name, (x._node,), {"axis": ax, "keepdims": bool(keepdims)},
                      np.int64, shape)
     return Array._new(node)
@@ -91,7 +91,7 @@ def _realized(x: Array) -> bool:
     return node.op == "BUFFER" or (node.op == "VIEW" and node.srcs[0].op == "BUFFER")
 
 
-def _packed(name: str, node: g.Node, ax: int | None, keepdims: bool) -> g.Node:
+def _packed(node: g.Node, name: str, ax: int | None, keepdims: bool) -> g.Node:
     """argmax/argmin of ``node`` as one reduction of (value, index) pairs packed into an
     int64: the value's 32-bit order key times 2^32, plus the index (argmin) or 2^32 - 1 minus
     it (argmax), so the MAX (MIN) of the packed words picks the largest (smallest) value and,
@@ -136,7 +136,7 @@ def _packed(name: str, node: g.Node, ax: int | None, keepdims: bool) -> g.Node:
                                                           if i != ax))
 
 
-def _two_reductions(name: str, node: g.Node, ax: int | None, keepdims: bool) -> g.Node:
+def _two_reductions(node: g.Node, name: str, ax: int | None, keepdims: bool) -> g.Node:
     """argmax/argmin of ``node`` as generated reductions: the extremum along the axis (NaN
     wins, as the IR's MAX/MIN propagate it), then the smallest index where the element
     equals it (or is NaN where it is NaN): the first one, as NumPy's."""

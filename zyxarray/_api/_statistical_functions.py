@@ -246,21 +246,21 @@ def var(x: Any, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     if mask is not None or mean is not None:
         r = _var_two_pass("var", x, src, axis, keepdims, correction, mask, mean)
     else:
-        r = _var_one_pass(x, src, axis, keepdims, correction)
+        axes = normalize_axes("var", axis, x.ndim)
+        r = Array._new(g.replay(_var_one_pass, (axes, bool(keepdims), float(correction)), src))
     return write_out("var", out, r)
 
 
-def _var_one_pass(x: Array, src: g.Node, axis: Any, keepdims: bool,
-                  correction: float) -> Array:
-    axes = normalize_axes("var", axis, x.ndim)
-    n = _count(x, axes)
+def _var_one_pass(src: g.Node, axes: tuple[int, ...], keepdims: bool,
+                  correction: float) -> g.Node:
+    n = math.prod(src.shape[i] for i in axes)
     real = np.empty(0, src.dtype).real.dtype
-    dev = x.device
+    dev = src.device
     if n == 0 or not axes:
         shift = src
     else:
-        spec = tuple((0, 1, 1) if i in axes else (0, 1, s) for i, s in enumerate(x.shape))
-        shift = g.expand(g.slice_view(src, spec), x.shape)
+        spec = tuple((0, 1, 1) if i in axes else (0, 1, s) for i, s in enumerate(src.shape))
+        shift = g.expand(g.slice_view(src, spec), src.shape)
     d = g.alu(Op.SUB, src, shift)
     sq = abs2(d, real)
     if not axes:
@@ -279,7 +279,7 @@ def _var_one_pass(x: Array, src: g.Node, axis: Any, keepdims: bool,
     out = g.alu(Op.DIV, num, c(float(n) - float(correction) if n > correction else 0.0))
     if axes and not keepdims:
         out = g.reshape(out, tuple(s for i, s in enumerate(shape) if i not in axes))
-    return Array._new(out)
+    return out
 
 
 def abs2(d: g.Node, real: np.dtype) -> g.Node:

@@ -38,7 +38,7 @@ import itertools
 import math
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -153,6 +153,7 @@ def _forget_keys() -> None:
     serve the other (a long session's loops fell off the keyed path for good)."""
     _keys.clear()
     _window_keys.clear()
+    _templates.clear()
     _consts.clear()
     _literals.clear()
     _const_keys.clear()
@@ -806,6 +807,104 @@ def slice_reshape(node: Node, spec: tuple[tuple[int, int, int], ...],
     if contiguous and st[0].shape == src.shape:
         return src
     return Node("VIEW", (src,), st, node.dtype, shape, node.device)
+
+
+# -- templates ---------------------------------------------------------------------------------
+# A composite op (argmax's packed reduction, var's one pass) builds 20-30 nodes, each keyed as
+# it is made: 50-70 us of Python per call, more than a kernel launch. On realized inputs its
+# graph depends only on their layout and the op's parameters, so ``replay`` keeps the graph the
+# first call made as a template and makes the same nodes (keys and leaves included) around the
+# next call's inputs, without running the builder.
+_templates: dict[tuple, tuple | None] = {}
+MAX_TEMPLATES = 1024
+
+
+def replay(build: Callable[..., Node], params: tuple, *inputs: Node) -> Node:
+    """``build(*inputs, *params)``, where ``build`` is a pure function of its parameters
+    (hashable) and of its inputs' layout that returns a node made on them. Inputs that are
+    realized data (a BUFFER or one VIEW of one) are rebuilt from the template of the first
+    call's graph; other inputs run ``build``."""
+    layout = []
+    for n in inputs:
+        if n.op == "BUFFER":
+            layout.append((n.dtype, n.shape, n.device))
+        elif n.op == "VIEW" and n.srcs[0].op == "BUFFER":
+            b = n.srcs[0]
+            layout.append((n.dtype, n.shape, n.device, n.arg, b.dtype, b.shape))
+        else:
+            return build(*inputs, *params)
+    memo = (build, params, tuple(layout))
+    t = _templates.get(memo, False)
+    if t is False:
+        out = build(*inputs, *params)
+        if len(_templates) >= MAX_TEMPLATES:
+            _templates.clear()
+        _templates[memo] = _template(out, inputs)
+        return out
+    if t is None:
+        return build(*inputs, *params)
+    shared, nodes, root = t
+    pool = list(inputs)
+    pool += [n.srcs[0] if n.op == "VIEW" else n for n in inputs]
+    pool += shared
+    new = Node.__new__
+    for op, arg, dtype, shape, device, srcs, depth, key, leaves in nodes:
+        n = new(Node)
+        n.op, n.arg, n.dtype, n.shape, n.device, n.buffer = op, arg, dtype, shape, device, None
+        n.srcs = tuple([pool[i] for i in srcs])
+        n.depth, n.key = depth, key
+        n.leaves = None if leaves is None else tuple([pool[i] for i in leaves])
+        pool.append(n)
+    return pool[root]
+
+
+def _template(out: Node, inputs: tuple[Node, ...]) -> tuple | None:
+    """(shared leaves, the nodes ``build`` made in the order they can be remade, the result's
+    position) for ``replay``: positions index the inputs, then their bases, then the shared
+    leaves, then the made nodes. None where the graph reaches a node other than those (a
+    pending value, data realized meanwhile): such a build is not replayed."""
+    pos: dict[int, int] = {}
+    for i, n in enumerate(inputs):
+        pos.setdefault(id(n), i)
+    for i, n in enumerate(inputs):
+        pos.setdefault(id(n.srcs[0] if n.op == "VIEW" else n), len(inputs) + i)
+    shared: list[Node] = []
+    made: list[Node] = []
+    stack: list[tuple[Node, bool]] = [(out, False)]
+    seen: set[int] = set()
+    while stack:
+        n, ready = stack.pop()
+        if ready:
+            made.append(n)
+            pos[id(n)] = -len(made)          # (renumbered below, once shared is complete)
+            continue
+        if id(n) in pos or id(n) in seen:
+            continue
+        seen.add(id(n))
+        if not n.srcs:
+            if n.op not in ("CONST", "IOTA") or n.buffer is not None:
+                return None
+            pos[id(n)] = 2 * len(inputs) + len(shared)
+            shared.append(n)
+            continue
+        if n.buffer is not None:
+            return None
+        stack.append((n, True))
+        stack.extend((s, False) for s in n.srcs if id(s) not in pos)
+    first = 2 * len(inputs) + len(shared)
+
+    def at(n: Node) -> int:
+        p = pos[id(n)]
+        return first - p - 1 if p < 0 else p
+
+    for n in made:
+        for leaf in n.leaves or ():
+            if id(leaf) not in pos:
+                return None
+    nodes = tuple((n.op, n.arg, n.dtype, n.shape, n.device, tuple(at(s) for s in n.srcs),
+                   n.depth, n.key, None if n.leaves is None else tuple(at(x) for x in n.leaves))
+                  for n in made)
+    return tuple(shared), nodes, at(out)
 
 
 def view_of(node: Node, st: ShapeTracker, shape: tuple[int, ...]) -> Node:
