@@ -237,12 +237,17 @@ _COMPARISONS = (Op.CMPLT, Op.CMPLE, Op.CMPEQ, Op.CMPNE)
 _BOOL = np.dtype(np.bool_)
 
 
+_IINFO: dict[np.dtype, np.iinfo] = {}
+
+
 def _compare_out_of_range(x1: Any, x2: Any, op: Op, swap: bool) -> Array | None:
     """NumPy 2 compares a Python int with an integer array by value, even outside the
     dtype's range (int8_array < 300 is all True): then every element compares alike."""
     for arr, value, arr_first in ((x1, x2, True), (x2, x1, False)):
-        if isinstance(arr, Array) and type(value) is int and arr.dtype in dt.INTEGER:
-            info = np.iinfo(arr.dtype.np)
+        if type(value) is int and isinstance(arr, Array) and arr._node.dtype.kind in "iu":
+            info = _IINFO.get(arr._node.dtype)
+            if info is None:
+                info = _IINFO[arr._node.dtype] = np.iinfo(arr._node.dtype)
             if info.min <= value <= info.max:
                 return None
             if op is Op.CMPEQ or op is Op.CMPNE:

@@ -757,13 +757,24 @@ def broadcast(node: Node, shape: tuple[int, ...]) -> Node:
     shape = tuple(shape)
     if shape == node.shape:
         return node
-    src, st = view_st(node)
-    v = st[0]
-    lead = len(shape) - len(v.shape)
-    strides = tuple(0 if i < lead or v.shape[i - lead] != s else v.strides[i - lead]
-                    for i, s in enumerate(shape))
-    return Node("VIEW", (src,), (View.make(shape, strides, v.offset),) + st[1:], node.dtype,
-                shape, node.device)
+    if node.op == "VIEW":
+        src, st = node.srcs[0], node.arg
+        memo = (st, "broadcast", shape)
+    else:
+        src, st = node, None
+        memo = (node.shape, "broadcast", shape)
+    found = _views.get(memo)
+    if found is None:
+        st = st or (View.contiguous(node.shape),)
+        v = st[0]
+        lead = len(shape) - len(v.shape)
+        strides = tuple(0 if i < lead or v.shape[i - lead] != s else v.strides[i - lead]
+                        for i, s in enumerate(shape))
+        found = ((View.make(shape, strides, v.offset),) + st[1:], False)
+        if len(_views) >= MAX_VIEWS:
+            _views.clear()
+        _views[memo] = found
+    return Node("VIEW", (src,), found[0], node.dtype, shape, node.device)
 
 
 def slice_view(node: Node, spec: tuple[tuple[int, int, int], ...]) -> Node:
