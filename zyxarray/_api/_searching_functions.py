@@ -17,9 +17,11 @@ import numpy as np
 from .._codegen.ir import Op
 from .._devices import library
 from .._lazy import graph as g
+from . import _dtypes as dt
 from . import _hot
 from ._array_object import Array
-from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of, operands
+from ._elementwise_functions import broadcast_node, broadcast_shapes, check, device_of, operands
+from ._manipulation_functions import normalize_axis
 from ._numpy_args import as_array, write_out
 
 _NOT_GIVEN: Any = object()
@@ -45,10 +47,7 @@ def where(condition: Any, x1: Any = _NOT_GIVEN, x2: Any = _NOT_GIVEN, /) -> Any:
 
 
 def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
-    from . import _dtypes as dt
     x = as_array(x)
-    from ._elementwise_functions import check
-    from ._manipulation_functions import normalize_axis
     check(name, x.dtype, "real-valued" if x.dtype is not dt.bool else "bool")
     if axis is None:
         if x.size == 0:
