@@ -82,7 +82,9 @@ _FORMAT = "zyxarray-cuda-1"
 _MAGIC = b"zyxarray-cuda-binary-1\n"
 
 #: copy_out reads this many bytes or more through pinned staging buffers of STAGE_CHUNK bytes
-STAGE_MIN = 4 << 20
+#: (H100: a copy into pageable memory took 0.28 ms for 4 MiB and 1.06 for 16, staged 0.40 and
+#: 1.45; from 32 MiB on, staged wins, 4.9 ms against 9.8)
+STAGE_MIN = 20 << 20
 STAGE_CHUNK = 8 << 20
 #: copy_out reads up to this many bytes through one small pinned buffer
 SMALL_READ = 64 << 10
