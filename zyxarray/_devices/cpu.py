@@ -197,10 +197,12 @@ class CPUDevice(Device):
             os.environ["OMP_NUM_THREADS"] = str(threads)
         # OpenMP's threads spin for a while after each parallel kernel (libgomp's default is
         # about 300,000 iterations); the BLAS behind library ops (matmul) then shares the
-        # cores with spinning threads and runs at a third of its speed (a 64-128-1 MLP's
-        # training step: 23 -> 8 ms on 2 cores). A short spin keeps back-to-back kernels
-        # fast and yields the cores soon after. (The user's own setting wins.)
-        os.environ.setdefault("GOMP_SPINCOUNT", "10000")
+        # cores with spinning threads and runs at a fraction of its speed (a 64-128-1 MLP's
+        # training step: 23 -> 8 ms on 2 cores with a spin of 10,000). On 16 cores even
+        # that spin cost the MLP of bench/programs.py 3x (275 ms against 84 with none;
+        # PCA 19 -> 15 ms), and no spin cost the kernel chains nothing measurable, so the
+        # threads sleep at once. (The user's own setting wins.)
+        os.environ.setdefault("GOMP_SPINCOUNT", "0")
         self.threads = threads
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
         self.info = DeviceInfo(name="cpu", kind="cpu", language="c",
