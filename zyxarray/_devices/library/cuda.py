@@ -47,26 +47,32 @@ def matmul(a: Any, b: Any, *, out: Any) -> None:
     if a.dtype == bool:
         out[...] = cp.matmul(a.astype(cp.uint8), b.astype(cp.uint8)) != 0
         return
-    if _gemm(a, b, out):
+    if _gemm(a.dtype, _operand(a), _operand(b), out.data.ptr, out.flags.c_contiguous,
+             cp.cuda.device.get_cublas_handle(), cp.cuda.get_current_stream().ptr):
         return
     cp.matmul(a, b, out=out)
 
 
-#: dtype -> (the cuBLAS gemm of CuPy's bindings, 1 and 0 as host scalars), filled on first use
-_GEMMS: dict[Any, tuple[Any, Any, Any]] = {}
+def _operand(x: Any) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+    """(address, shape, strides in elements) of a CuPy view, None for strides that are not
+    whole elements."""
+    item = x.itemsize
+    if any(s % item for s in x.strides):
+        return None
+    return x.data.ptr, x.shape, tuple(s // item for s in x.strides)
+
+
+#: dtype char -> (the cuBLAS gemm of CuPy's bindings, 1 and 0 as host scalars)
+_GEMMS: dict[str, tuple[Any, Any, Any]] = {}
 _INT32 = 2 ** 31 - 1
 
 
-def _blas_layout(x: Any) -> tuple[int, int] | None:
-    """(0: row-major, 1: column-major; leading dimension in elements) of a 2-D CuPy view
-    that cuBLAS reads as it is, a strided slice of a larger matrix included; None for a
-    layout it cannot read (a copy would be needed: CuPy's matmul then makes it)."""
-    rows, cols = x.shape
-    item = x.itemsize
-    s0, s1 = x.strides
-    if s0 < 0 or s1 < 0 or s0 % item or s1 % item:
+def _blas_layout(rows: int, cols: int, s0: int, s1: int) -> tuple[int, int] | None:
+    """(0: row-major, 1: column-major; leading dimension) of a matrix with element strides
+    (s0, s1) that cuBLAS reads as it is, a strided slice of a larger matrix included; None
+    for a layout it cannot read (a copy would be needed: CuPy's matmul then makes it)."""
+    if s0 < 0 or s1 < 0:
         return None
-    s0, s1 = s0 // item, s1 // item
     if cols == 1 or s1 == 1:
         ld = s0 if rows > 1 else max(cols, 1)
         if ld >= max(cols, 1):
@@ -78,40 +84,40 @@ def _blas_layout(x: Any) -> tuple[int, int] | None:
     return None
 
 
-def _gemm(a: Any, b: Any, out: Any) -> bool:
+def _gemm(dtype: Any, a: tuple | None, b: tuple | None, out_ptr: int, out_contiguous: bool,
+          handle: int, stream_ptr: int) -> bool:
     """``out = a @ b`` by cuBLAS's sgemm/dgemm called directly, for float32/float64 operands
-    of at most 2 dimensions that cuBLAS reads as they are: what ``cp.matmul`` does, without
-    its Python (15-25 us a call) and without the copy it makes of a strided operand (a
-    column slice ``X[:, :-1]`` of a data matrix). The row-major product is computed as the
-    column-major ``out^T = b^T a^T``. False, with nothing done, for anything else."""
-    dt = out.dtype
-    if a.dtype != dt or b.dtype != dt or dt.char not in "fd" or a.ndim > 2 or b.ndim > 2 \
-            or not out.flags.c_contiguous:
+    (address, shape, element strides) of at most 2 dimensions that cuBLAS reads as they
+    are: what ``cp.matmul`` does, without its Python (15-25 us a call) and without the copy
+    it makes of a strided operand (a column slice ``X[:, :-1]`` of a data matrix). The
+    row-major product is computed as the column-major ``out^T = b^T a^T``. False, with
+    nothing done, for anything else."""
+    if a is None or b is None or dtype.char not in "fd" or not out_contiguous:
         return False
-    A = a if a.ndim == 2 else a.reshape(1, a.shape[0])
-    B = b if b.ndim == 2 else b.reshape(b.shape[0], 1)
-    n, k = A.shape
-    m = B.shape[1]
-    la, lb = _blas_layout(A), _blas_layout(B)
-    if la is None or lb is None or k == 0 or max(n, m, k, la[1], lb[1]) > _INT32:
+    a_ptr, a_shape, a_st = a
+    b_ptr, b_shape, b_st = b
+    if len(a_shape) > 2 or len(b_shape) > 2:
         return False
-    gemm = _GEMMS.get(dt.char)
+    n, k, sa0, sa1 = (1, a_shape[0], 0, a_st[0]) if len(a_shape) == 1 else (*a_shape, *a_st)
+    k2, m, sb0, sb1 = (b_shape[0], 1, b_st[0], 0) if len(b_shape) == 1 else (*b_shape, *b_st)
+    la, lb = _blas_layout(n, k, sa0, sa1), _blas_layout(k2, m, sb0, sb1)
+    if la is None or lb is None or k == 0 or k != k2 or \
+            max(n, m, k, la[1], lb[1]) > _INT32:
+        return False
+    gemm = _GEMMS.get(dtype.char)
+    from cupy_backends.cuda.libs import cublas
     if gemm is None:
         import numpy as np
-        from cupy_backends.cuda.libs import cublas
-        fn = cublas.sgemm if dt.char == "f" else cublas.dgemm
-        gemm = _GEMMS[dt.char] = (fn, np.ones(1, dt), np.zeros(1, dt))
+        fn = cublas.sgemm if dtype.char == "f" else cublas.dgemm
+        gemm = _GEMMS[dtype.char] = (fn, np.ones(1, dtype), np.zeros(1, dtype))
     fn, one, zero = gemm
-    cp = _cp()
-    from cupy_backends.cuda.libs import cublas
-    handle = cp.cuda.device.get_cublas_handle()
-    cublas.setStream(handle, cp.cuda.get_current_stream().ptr)
+    cublas.setStream(handle, stream_ptr)
     cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
     # (row-major B is B^T column-major with its leading dimension: no transpose; a
     # column-major one is B itself, transposed by cuBLAS; the same for A)
     fn(handle, cublas.CUBLAS_OP_T if lb[0] else cublas.CUBLAS_OP_N,
        cublas.CUBLAS_OP_T if la[0] else cublas.CUBLAS_OP_N, m, n, k, one.ctypes.data,
-       B.data.ptr, lb[1], A.data.ptr, la[1], zero.ctypes.data, out.data.ptr, max(m, 1))
+       b_ptr, lb[1], a_ptr, la[1], zero.ctypes.data, out_ptr, max(m, 1))
     return True
 
 
