@@ -24,6 +24,7 @@ from tests.helpers import (
     numpy_result,
     on_devices,
 )
+from zyxarray._devices import registry
 
 
 # -- asarray ------------------------------------------------------------------------------
@@ -202,19 +203,38 @@ def test_arange_integers(device: str, start: int, stop: int | None, step: int,
 
 @given(start=st.floats(-100, 100), stop=st.floats(-100, 100),
        step=st.floats(0.01, 10) | st.floats(-10, -0.01),
-       dtype=st.sampled_from([None, "float32"]))
+       dtype=st.sampled_from([None, "float32", "float16"]))
 def test_arange_floats(device: str, start: float, stop: float, step: float,
                        dtype: str | None) -> None:
+    """NumPy's values to the bit: element 0 is start, element 1 start + step, then
+    start + i * (element 1 - element 0) in float64 for float64, float32 otherwise."""
     assume(abs((stop - start) / step) < 2000)
     expected = np.arange(start, stop, step, dtype=dtype)
     x = xp.arange(start, stop, step, dtype=None if dtype is None else getattr(xp, dtype),
                   device=device)
-    # NumPy steps by float32(start + step) - float32(start) in float32 arithmetic, which
-    # drifts by about one float32 ulp of the range per element; zyxarray computes
-    # start + i * step in float64 and rounds once
-    eps = float(np.finfo(np.float32 if dtype else np.float64).eps)
-    scale = max(abs(start), abs(stop), 1.0)
-    assert_close(x, expected, rtol=4 * eps, atol=4 * eps * scale * (expected.size + 1))
+    assert x.shape == expected.shape
+    if x.dtype == expected.dtype:
+        np.testing.assert_array_equal(np.asarray(x), expected)
+    else:                       # (a device without float64: its default float is float32)
+        assert_close(x, expected, rtol=1e-6, atol=1e-6 * max(abs(start), abs(stop), 1.0))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+def test_arange_floats_are_numpys_now_and_in_kernels(device: str, dtype: str) -> None:
+    """Small arrays made at once (cpu) and large ones made by a kernel, starts and steps
+    whose element 1 is not element 0 plus their difference: NumPy's values to the bit."""
+    if dtype == "float64" and not registry.get(device).info.float64:
+        pytest.skip("no float64 on this device")
+    rng = np.random.default_rng(7)
+    for n in (3, 50, 70_000):
+        for _ in range(20):
+            start = float(rng.uniform(-1e3, 1e3)) * float(rng.choice([1.0, 1e-3]))
+            step = float(rng.uniform(0.01, 5)) * float(rng.choice([1.0, -1.0, 1e2]))
+            stop = start + step * n
+            expected = np.arange(start, stop, step, dtype=dtype)
+            got = np.asarray(xp.arange(start, stop, step, dtype=getattr(xp, dtype),
+                                       device=device))
+            np.testing.assert_array_equal(got, expected)
 
 
 def test_arange_errors(device: str) -> None:

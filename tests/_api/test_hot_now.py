@@ -301,11 +301,7 @@ def test_float_ramps_now_are_the_kernels_to_the_bit(dtype: str, name: str) -> No
     assert launched == 0
     assert now.dtype == kernel.dtype == np.dtype(dtype) and now.shape == kernel.shape
     np.testing.assert_array_equal(_bits(now), _bits(kernel))
-    expected = fn(np, dtype)
-    if name.startswith("linspace"):         # (NumPy's formula: the same bits)
-        np.testing.assert_array_equal(_bits(now), _bits(expected))
-    else:                                   # (NumPy's arange steps by (start+step)-start)
-        np.testing.assert_allclose(now, expected, rtol=1e-6)
+    np.testing.assert_array_equal(_bits(now), _bits(fn(np, dtype)))   # (NumPy's formulas)
 
 
 def test_an_unwritten_fill_is_a_constant_and_a_written_one_is_memory() -> None:

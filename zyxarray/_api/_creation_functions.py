@@ -310,15 +310,39 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
         b = broadcast_node(g.const(int(start), np.int64, dev), (n,))
         return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, i, s), b), d.np))
     f = np.float64 if dev.info.float64 else np.float32
-    if d in dt.REAL_FLOATING:
-        now = _hot.created(dev, d.np, (n,), _hot.F64_RAMP if f is np.float64 else
-                           _hot.F32_RAMP, float(start), float(step))
-        if now is not None:
-            return now
     i = g.iota(n, dev)
+    if d in dt.REAL_FLOATING:
+        return _float_arange(start, step, n, d.np, np.dtype(np.float64 if d is dt.float64
+                                                            and f is np.float64
+                                                            else np.float32), dev, i)
     s = broadcast_node(g.const(float(step), f, dev), (n,))
     b = broadcast_node(g.const(float(start), f, dev), (n,))
     return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, f), s), b), d.np))
+
+
+def _float_arange(start: Any, step: Any, n: int, d: np.dtype, w: np.dtype, dev: Any,
+                  i: g.Node) -> Array:
+    """A float ``arange`` with NumPy's values to the bit. NumPy stores ``start`` and
+    ``start + step`` (added as the Python numbers they are), then fills element i >= 2 with
+    ``first + i * (second - first)`` computed in ``w``: float64 for float64, float32 for
+    float32 and float16."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        first, second = d.type(start), d.type(start + step)
+        s0 = w.type(first)
+        delta = w.type(w.type(second) - s0)
+    now = _hot.created(dev, d, (n,), _hot.F64_RAMP if w == np.float64 else _hot.F32_RAMP,
+                       float(s0), float(delta), None, float(second))
+    if now is not None:
+        return now
+    ramp = g.alu(Op.ADD, g.alu(Op.MUL, g.cast(i, w), broadcast_node(g.const(float(delta), w,
+                                                                            dev), (n,))),
+                 broadcast_node(g.const(float(s0), w, dev), (n,)))
+    if n > 1:
+        at_one = g.alu(Op.CMPEQ, i, broadcast_node(g.const(1, np.int64, dev), (n,)),
+                       dtype=np.bool_)
+        ramp = g.alu(Op.WHERE, at_one, broadcast_node(g.const(float(second), w, dev), (n,)),
+                     ramp)
+    return Array._new(g.cast(ramp, d))
 
 
 def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: builtins.bool = True,

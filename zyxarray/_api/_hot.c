@@ -1835,8 +1835,10 @@ static PyObject *inplace(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
  * is, computed as the creation function's graph computes it:
  *   MAKE_FILL      start (a Python number, already the dtype's value)
  *   MAKE_INT_RAMP  (dtype)(i * step + start) in wrapping int64 arithmetic
- *   MAKE_F64_RAMP  (dtype)((double)i * step + start); the last element stop unless None
- *   MAKE_F32_RAMP  the same in float arithmetic (a device without float64) */
+ *   MAKE_F64_RAMP  (dtype)((double)i * step + start); element 1 `second` and the last
+ *                  element `stop` unless None (arange's start + step, linspace's endpoint)
+ *   MAKE_F32_RAMP  the same in float arithmetic (float32 and float16 arange as NumPy, and
+ *                  a device without float64) */
 enum { MAKE_FILL, MAKE_INT_RAMP, MAKE_F64_RAMP, MAKE_F32_RAMP };
 #define CREATE_NOW_FACTOR 16
 
@@ -1849,9 +1851,9 @@ static int value_of(PyObject *o, int code, Value *v) {
 }
 
 static PyObject *created(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyTuple_Check(args[3])) {
+    if (nargs != 9 || !PyTuple_Check(args[3])) {
         PyErr_SetString(PyExc_TypeError,
-                        "created(device, lanes, code, shape, kind, start, step, stop)");
+                        "created(device, lanes, code, shape, kind, start, step, stop, second)");
         return NULL;
     }
     int lanes = (int)PyLong_AsLong(args[1]), code = (int)PyLong_AsLong(args[2]),
@@ -1871,13 +1873,15 @@ static PyObject *created(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
         n *= shape[k];
     }
     if (n > now_max * CREATE_NOW_FACTOR) Py_RETURN_NONE;
-    Value start, step, stop;
-    int has_stop = args[7] != Py_None;
+    Value start, step, stop, second;
+    int has_stop = args[7] != Py_None, has_second = args[8] != Py_None;
+    stop.f = second.f = 0.0;
     if (kind == MAKE_FILL ? value_of(args[5], code, &start) < 0 :
             kind == MAKE_INT_RAMP ? value_of(args[5], C_I64, &start) < 0 ||
                                     value_of(args[6], C_I64, &step) < 0 :
             value_of(args[5], C_F64, &start) < 0 || value_of(args[6], C_F64, &step) < 0 ||
-            (has_stop && value_of(args[7], C_F64, &stop) < 0))
+            (has_stop && value_of(args[7], C_F64, &stop) < 0) ||
+            (has_second && value_of(args[8], C_F64, &second) < 0))
         return NULL;
     Core *o = new_array(code, (int)nd, shape, args[0], lanes);
     if (o == NULL) return NULL;
@@ -1912,8 +1916,11 @@ static PyObject *created(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
             store(code, p, v);
         }
         stop.f = (float)stop.f;
+        second.f = (float)second.f;
     }
     }
+    if (has_second && n > 1 && kind >= MAKE_F64_RAMP)
+        store(code, o->win_ptr + size, second);
     if (has_stop && n > 0 && kind >= MAKE_F64_RAMP)
         store(code, o->win_ptr + (n - 1) * size, stop);
     return (PyObject *)o;

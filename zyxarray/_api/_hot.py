@@ -260,17 +260,18 @@ FILL, INT_RAMP, F64_RAMP, F32_RAMP = range(4)
 
 
 def created(device: Any, dtype: Any, shape: tuple[int, ...], kind: int, start: Any,
-            step: Any = 0, stop: Any = None) -> Any:
+            step: Any = 0, stop: Any = None, second: Any = None) -> Any:
     """A creation function's result made now in the cpu device's memory, as NumPy makes it
     (``_hot.c``'s ``created``: at most 16 x ``now_max`` elements), or None where a kernel
     makes it lazily. Element i is what the function's graph computes (``kind``); ``stop``,
-    when given, is a float ramp's last element (linspace's endpoint)."""
+    when given, is a float ramp's last element (linspace's endpoint), ``second`` its element
+    1 (arange's ``start + step``)."""
     code = CODES.get(dtype)
     info = device.info
     if core is None or code is None or info.kind != "cpu":
         return None
     lanes = max(info.simd_lanes, 1) if info.style == "loops" else 0
-    return core.created(device, lanes, code, shape, kind, start, step, stop)
+    return core.created(device, lanes, code, shape, kind, start, step, stop, second)
 
 
 def now_max() -> int:
