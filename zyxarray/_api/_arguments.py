@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from ._array_object import Array
+from ._dtypes import DType
 
 #: public functions that take arrays on several devices on purpose, or never compute with
 #: their arrays' data (dtype and shape queries, writers of files, interop)
@@ -203,8 +204,10 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        # (one array and nothing else, the commonest call, needs no check)
-        if kwargs or len(args) != 1 or args[0].__class__ is not Array:
+        # (one array and nothing else, the commonest call, needs no check; nor does one
+        # array with keywords that cannot hold arrays: ``sum(x, axis=1)``, ``astype``)
+        if len(args) != 1 or args[0].__class__ is not Array or \
+                (kwargs and not _plain_keywords(kwargs)):
             device = None       # (of the arrays among the arguments: array-likes join it)
             if len(args) + len(kwargs) > 1 or (args and type(args[0]) in (list, tuple)):
                 found: set[Any] = set()
@@ -224,6 +227,22 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     call.__zyx_device_checked__ = True  # type: ignore[attr-defined]
     return call
+
+
+#: keyword values that are neither arrays nor array-likes: no device to check, nothing to
+#: convert (a tuple counts when it holds only ints: ``axis=(0, 1)``)
+_PLAIN_TYPES = frozenset({bool, int, float, str, type(None), type, DType})
+
+
+def _plain_keywords(kwargs: dict[str, Any]) -> bool:
+    for v in kwargs.values():
+        t = v.__class__
+        if t in _PLAIN_TYPES or isinstance(v, np.dtype):
+            continue
+        if t is tuple and all(w.__class__ is int for w in v):
+            continue
+        return False
+    return True
 
 
 def _named(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
