@@ -712,13 +712,17 @@ def _view(node: Node, fn: str, *args: Any, shape: tuple[int, ...]) -> Node:
         st = st_apply(node.arg if src is not node else (View.contiguous(node.shape),), fn,
                       *args)
         found = (st, len(st) == 1 and st[0].is_contiguous)
-        if len(_views) >= MAX_VIEWS:
-            _views.clear()
-        _views[memo] = found
+        _remember_view(memo, found)
     st, contiguous = found
     if contiguous and st[0].shape == src.shape:
         return src
     return Node("VIEW", (src,), st, node.dtype, tuple(shape), node.device)
+
+
+def _remember_view(memo: tuple, found: tuple[ShapeTracker | None, bool]) -> None:
+    if len(_views) >= MAX_VIEWS:
+        _views.clear()
+    _views[memo] = found
 
 
 #: (a node's ShapeTracker or a contiguous node's shape, view op, its arguments) -> (the
@@ -771,9 +775,7 @@ def broadcast(node: Node, shape: tuple[int, ...]) -> Node:
         strides = tuple(0 if i < lead or v.shape[i - lead] != s else v.strides[i - lead]
                         for i, s in enumerate(shape))
         found = ((View.make(shape, strides, v.offset),) + st[1:], False)
-        if len(_views) >= MAX_VIEWS:
-            _views.clear()
-        _views[memo] = found
+        _remember_view(memo, found)
     return Node("VIEW", (src,), found[0], node.dtype, shape, node.device)
 
 
@@ -809,9 +811,7 @@ def slice_reshape(node: Node, spec: tuple[tuple[int, int, int], ...],
             if st[0].shape != shape:
                 st = st_apply(st, "reshape", shape)
             found = (st, len(st) == 1 and st[0].is_contiguous)
-        if len(_views) >= MAX_VIEWS:
-            _views.clear()
-        _views[memo] = found
+        _remember_view(memo, found)
     st, contiguous = found
     if st is None:
         return node

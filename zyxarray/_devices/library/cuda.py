@@ -62,8 +62,8 @@ def _operand(x: Any) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
     return x.data.ptr, x.shape, tuple(s // item for s in x.strides)
 
 
-#: dtype char -> (the cuBLAS gemm of CuPy's bindings, 1 and 0 as host scalars)
-_GEMMS: dict[str, tuple[Any, Any, Any]] = {}
+#: dtype char -> (CuPy's cuBLAS bindings, their gemm for the dtype, 1 and 0 as host scalars)
+_GEMMS: dict[str, tuple[Any, Any, Any, Any]] = {}
 _INT32 = 2 ** 31 - 1
 
 
@@ -105,12 +105,12 @@ def _gemm(dtype: Any, a: tuple | None, b: tuple | None, out_ptr: int, out_contig
             max(n, m, k, la[1], lb[1]) > _INT32:
         return False
     gemm = _GEMMS.get(dtype.char)
-    from cupy_backends.cuda.libs import cublas
     if gemm is None:
         import numpy as np
+        from cupy_backends.cuda.libs import cublas
         fn = cublas.sgemm if dtype.char == "f" else cublas.dgemm
-        gemm = _GEMMS[dtype.char] = (fn, np.ones(1, dtype), np.zeros(1, dtype))
-    fn, one, zero = gemm
+        gemm = _GEMMS[dtype.char] = (cublas, fn, np.ones(1, dtype), np.zeros(1, dtype))
+    cublas, fn, one, zero = gemm
     cublas.setStream(handle, stream_ptr)
     cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
     # (row-major B is B^T column-major with its leading dimension: no transpose; a
