@@ -31,6 +31,13 @@ from zyxarray import _env
 # scikit-learn's array API dispatch (tests/test_scikit_learn.py) needs SciPy's, which is read
 # when SciPy is first imported
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# PoCL (the opencl device of CI) compiles every kernel twice by default: a generic work-group
+# function when the program's binary is read for the kernel cache, and one specialized for
+# the launch's local size at the first launch. With specialization off the first serves
+# both: a new kernel costs about 240 ms instead of 330, and the suite's ~3,800 opencl
+# compiles were most of its running time on a fresh machine (PoCL's own cache empty).
+# Results are the same; only the speed of PoCL's kernels differs.
+os.environ.setdefault("POCL_WORK_GROUP_SPECIALIZATION", "0")
 
 settings.register_profile(
     "zyxarray", max_examples=25, deadline=None, print_blob=True, derandomize=True,
@@ -52,6 +59,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # third-party noise (libcst, pulled in by hypothesis' plugin) that says nothing about us
     config.addinivalue_line("filterwarnings",
                             "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
+    config.addinivalue_line(
+        "markers", "numpy_layer: a test of the NumPy layer above the kernels (composites of "
+        "core ops: numpy-style math, statistics and manipulation, masked arrays, dask). It runs "
+        "on every device except an OpenCL on PoCL unless ZYXARRAY_TEST_DEVICES names the "
+        "devices: the opencl renderer is tested by the backend tests there, and by the whole "
+        "suite on a GPU's OpenCL (ZYXARRAY_TEST_DEVICES=opencl).")
     # PoCL's optimizing OpenCL builds take seconds per kernel; the tests check results, so
     # they build without optimization (about 7x faster)
     os.environ.setdefault(_env.OPENCL_OPTIONS, "-cl-opt-disable")
@@ -198,7 +211,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     # consulted after pytest_configure has pointed the kernel cache at the session dir.
     if "device" in metafunc.fixturenames:
         names = selected_devices()
+        if metafunc.definition.get_closest_marker("numpy_layer") is not None and \
+                not _env.get(_env.TEST_DEVICES):
+            names = [n for n in names if not _compiles_slowly(n)]
         metafunc.parametrize("device", names, ids=names, indirect=True)
+
+
+def _compiles_slowly(name: str) -> bool:
+    """Whether device ``name`` is an OpenCL on PoCL: a CPU stand-in for OpenCL hardware
+    whose builds cost about 250 ms a kernel on a fresh machine (its own cache empty), 3 to
+    10 times what the other devices' compiles cost; its tests were most of CI's time."""
+    from zyxarray._devices import registry
+    info = registry.devices()[name].info
+    return info.kind == "opencl" and \
+        str(info.extra.get("platform", "")).startswith("Portable Computing Language")
 
 
 #: kernel launches and compiler invocations by device, summed over pytest-xdist's workers

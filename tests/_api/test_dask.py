@@ -17,6 +17,9 @@ from tests.helpers import assert_close
 da = pytest.importorskip("dask.array")
 import dask  # noqa: E402
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

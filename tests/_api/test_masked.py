@@ -17,6 +17,9 @@ import pytest
 import zyxarray as xp
 from tests.helpers import assert_close
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 zma = xp.ma
 
 # one shared 3x4 layout: row 1 and column 2 are fully masked, the rest partly

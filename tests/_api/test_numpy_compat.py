@@ -13,6 +13,9 @@ import pytest
 import zyxarray as xp
 from tests.helpers import Input, assert_close, check_against_numpy, on_devices
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 M = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4
 
 

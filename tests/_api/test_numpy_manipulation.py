@@ -20,6 +20,9 @@ import pytest
 import zyxarray as xp
 from tests.helpers import Input, assert_close, check_against_numpy, on_devices, tolerance
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 M = np.arange(1, 13, dtype=np.float64).reshape(3, 4) * np.array([1, -2, 0.5, 3])
 I16 = (np.arange(24, dtype=np.int16).reshape(2, 3, 4) * 7) % 11 - 3
 # a transposed, reversed view of a (4, 3) base: values of M's shape, not contiguous

@@ -20,6 +20,9 @@ import zyxarray as xp
 from tests.helpers import Input, assert_close, check_against_numpy, numpy_result, on_devices
 from zyxarray import linalg
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 SPECIAL = np.array([-3.5, -2.0, -0.0, 0.0, 0.3, 1.0, 2.5, 27.0, np.inf, -np.inf, np.nan,
                     5e-324, 1e308, -7e-310])
 with np.errstate(over="ignore"):

@@ -18,6 +18,9 @@ import zyxarray as xp
 from tests.helpers import Input, assert_close, check_against_numpy, numpy_result, on_devices
 from zyxarray._api import _numpy_statistics
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 RNG = np.random.default_rng(7)
 # one 3x5 float64 table shared by most tests: a NaN in row 1, an all-NaN row 2 for nan*
 TABLE = RNG.standard_normal((3, 5)).round(3)
