@@ -87,3 +87,32 @@ def test_an_outer_product_is_a_fused_broadcast_product(device: str, dtype: type)
     fused = (x @ y) * 2.0 + 1.0
     assert len(xp.explain(fused).kernels) == 1
     assert_close(fused, (a @ b) * 2.0 + 1.0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128, np.uint8])
+def test_matrix_vector_products(device: str, dtype: type) -> None:
+    """Products with one output row or column (``X @ w``, ``X.T @ r``, ``v @ M``, batched,
+    vectors promoted as NumPy does, empty) are NumPy's, and so is a logistic regression's
+    gradient step on a strided view with pending operands."""
+    rng = np.random.default_rng(5)
+
+    def make(shape: tuple) -> np.ndarray:
+        if dtype is np.complex128:
+            return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        return (rng.standard_normal(shape) * 5).astype(dtype)
+    for sa, sb in [((7, 5), (5,)), ((5,), (5, 7)), ((7, 5), (5, 1)), ((1, 5), (5, 7)),
+                   ((3, 7, 5), (5,)), ((2, 1, 1, 5), (4, 5, 9)), ((0, 5), (5,)), ((5, 0), (0,))]:
+        a, b = make(sa), make(sb)
+        out = xp.asarray(a, device=device) @ xp.asarray(b, device=device)
+        assert out.shape == (a @ b).shape and out.dtype == (a @ b).dtype
+        f32 = dtype is np.float32          # (sums of products near 100, cancelling)
+        assert_close(out, a @ b, rtol=1e-5 if f32 else 1e-12, atol=1e-4 if f32 else 1e-10)
+    if dtype is not np.float64:
+        return
+    X, w, y = rng.standard_normal((2000, 33)), rng.standard_normal(32), rng.random(2000)
+    Xd = xp.asarray(X, device=device)[:, :-1]        # (a strided view, as in the bench)
+    wd, yd = xp.asarray(w, device=device), xp.asarray(y, device=device)
+    p = 1.0 / (1.0 + xp.exp(-(Xd @ wd)))
+    step = wd - 0.5 * (Xd.T @ (p - yd)) / 2000
+    pn = 1.0 / (1.0 + np.exp(-(X[:, :-1] @ w)))
+    assert_close(step, w - 0.5 * (X[:, :-1].T @ (pn - y)) / 2000, rtol=1e-12)
