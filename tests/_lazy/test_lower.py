@@ -106,6 +106,37 @@ def test_thread_strategies_follow_the_layout() -> None:
         assert ir.meta["groups_arg"] < ir.n_ints
 
 
+def test_few_long_columns_are_split_over_groups(device: str) -> None:
+    """A column reduction with too few column groups to fill a GPU (k-means' counts: 50,000
+    x 8, one work-group of 1024 items) is split: each column's rows over several groups,
+    whose partial results a second kernel combines (``g_column_split``); wide ones stay
+    ``g_column``. Values are NumPy's on every device, epilogue and several reductions
+    included."""
+    from zyxarray._devices.base import DeviceInfo
+    from zyxarray._lazy.lower import canonicalize, phases, scratch
+    from zyxarray._lazy.schedule import schedule
+
+    info = DeviceInfo(name="gpu:test", kind="test", language="ir", style="threads",
+                      max_work_group=1024, simd_lanes=1, compute_units=132)
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((50_000, 8))
+    x = xp.asarray(a, device=device)
+    for y, want in [(xp.sum(x, axis=0), a.sum(axis=0)),
+                    (xp.mean(x, axis=0) + xp.max(x, axis=0), a.mean(axis=0) + a.max(axis=0)),
+                    (xp.sum(x[:, 2:5] * 2, axis=0) / xp.sum(x[:, 2:5] > 0, axis=0),
+                     (a[:, 2:5] * 2).sum(axis=0) / (a[:, 2:5] > 0).sum(axis=0))]:
+        (plan,) = schedule([y._node.base()])
+        c = canonicalize(plan, info)
+        assert c.strategy == "g_column_split" and phases(c) == 2
+        assert all(n >= 2 * 8 for _, n in scratch(c))      # (splits x outputs partials)
+        assert_close(y, want, rtol=1e-12)
+    n = np.arange(3 * 4000 * 5, dtype=np.int64).reshape(3, 4000, 5) % 7
+    assert_close(xp.sum(xp.asarray(n, device=device), axis=1), n.sum(axis=1), rtol=0)
+    wide = xp.sum(xp.asarray(np.ones((64, 8192)), device=device), axis=0)
+    (plan,) = schedule([wide._node.base()])
+    assert canonicalize(plan, info).strategy == "g_column"
+
+
 def test_matrix_products_are_register_blocked_on_thread_devices() -> None:
     """A sum over one axis of a product whose operands each ignore one kept axis (a matrix
     product, its operands loads or fused elementwise expressions, any epilogue) is
