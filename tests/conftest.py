@@ -60,8 +60,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings",
                             "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
     config.addinivalue_line(
-        "markers", "numpy_layer: a test of the NumPy layer above the kernels (composites of "
-        "core ops: numpy-style math, statistics and manipulation, masked arrays, dask). It runs "
+        "markers", "numpy_layer: a test of the layers above the kernels (composites of core "
+        "ops: numpy-style math, statistics and manipulation, masked arrays, dask, "
+        "scikit-learn). It runs "
         "on every device except an OpenCL on PoCL unless ZYXARRAY_TEST_DEVICES names the "
         "devices: the opencl renderer is tested by the backend tests there, and by the whole "
         "suite on a GPU's OpenCL (ZYXARRAY_TEST_DEVICES=opencl).")

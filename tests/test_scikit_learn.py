@@ -27,6 +27,9 @@ from sklearn.utils import all_estimators
 
 import zyxarray as xp
 
+# (PoCL's opencl runs the backend tests, not these: tests/conftest.py, numpy_layer)
+pytestmark = pytest.mark.numpy_layer
+
 _rng = np.random.default_rng(0)
 X = _rng.standard_normal((60, 5))
 Y = _rng.integers(0, 3, 60)
