@@ -1179,16 +1179,9 @@ class _Lowerer:
         zero = b.const(0)
         total = self._product(self.outer_sizes)
         if self.phase == 0:
-            width = b.const(COLUMN_WIDTH)
             part = self._nonneg(Op.MOD, group, splits)
-            column_group = self._nonneg(Op.IDIV, group, splits)
-            blk = self._nonneg(Op.MOD, column_group, nblk)
-            rest = self._nonneg(Op.IDIV, column_group, nblk)
-            col = b.idx(Op.ADD, b.idx(Op.MUL, blk, width), self._nonneg(Op.MOD, local, width))
-            piece = self._nonneg(Op.IDIV, local, width)
-            inside = b.alu(Op.CMPLT, col, self.outer_sizes[-1])
-            env = self.unravel(rest, self.outer_sizes[:-1]) + [col] + [zero] * len(self.c.red)
-            count = b.alu(Op.WHERE, inside, self._product(self.red_sizes), zero)
+            env, rest, col, piece, inside, count = self._column_point(
+                self._nonneg(Op.IDIV, group, splits), local, nblk)
             slices = self.c.lanes // COLUMN_WIDTH
             # (rows part * slices + piece, then every splits * slices-th: the column's
             # slices across all its groups interleave)
@@ -1215,18 +1208,28 @@ class _Lowerer:
         self._store(env)
         b.end(guard)
 
-    def _lower_g_column(self) -> None:
+    def _column_point(self, column_group: int, local: int, nblk: int
+                      ) -> tuple[list[int], int, int, int, int, int]:
+        """Where work item ``local`` of column group ``column_group`` is (``g_column``):
+        (its output point, the point's index over the other kept axes, its column, its
+        slice, whether the column exists, how many reduced rows it has: 0 past the last
+        column)."""
         b = self.b
-        _, nblk = self.strategy_args
         width = b.const(COLUMN_WIDTH)
-        group, local = self._work_item()
-        blk = self._nonneg(Op.MOD, group, nblk)
-        rest = self._nonneg(Op.IDIV, group, nblk)
+        blk = self._nonneg(Op.MOD, column_group, nblk)
+        rest = self._nonneg(Op.IDIV, column_group, nblk)
         col = b.idx(Op.ADD, b.idx(Op.MUL, blk, width), self._nonneg(Op.MOD, local, width))
         piece = self._nonneg(Op.IDIV, local, width)
         inside = b.alu(Op.CMPLT, col, self.outer_sizes[-1])
         env = self.unravel(rest, self.outer_sizes[:-1]) + [col] + [b.const(0)] * len(self.c.red)
         count = b.alu(Op.WHERE, inside, self._product(self.red_sizes), b.const(0))
+        return env, rest, col, piece, inside, count
+
+    def _lower_g_column(self) -> None:
+        b = self.b
+        _, nblk = self.strategy_args
+        group, local = self._work_item()
+        env, _, _, piece, inside, count = self._column_point(group, local, nblk)
         slices = self.c.lanes // COLUMN_WIDTH
         self._group_stages(env, piece, count, slices, COLUMN_WIDTH)
         guard = b.if_(inside)
