@@ -86,7 +86,8 @@ class HipCheck(KernelCheck):
         from zyxarray._codegen.hip import PRELUDE
         failures = list(self.errors)
         (wide, wide_archs), (narrow, narrow_archs) = TARGETS
-        entries = [self.sources[k] for k in sorted(self.sources, key=repr)]
+        # (kernels of different structures can render to the same text: compiled once)
+        entries = list(dict.fromkeys(self.sources[k] for k in sorted(self.sources, key=repr)))
         groups = [(f"{wide}/{narrow}", wide_archs + narrow_archs,
                    [a for a, b in entries if b is None]),
                   (str(wide), wide_archs, [a for a, b in entries if b is not None]),
