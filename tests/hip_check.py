@@ -12,6 +12,11 @@ that spills VGPRs to scratch memory, fails the run (SGPR spills are counted: see
 ``_spills_to_memory``). A kernel whose text is the same for both wavefront widths (no
 whole-group reduction) is compiled once, for all three targets.
 
+While the tests run, each process compiles the kernels it has recorded so far (the ones whose
+text is the same for both widths, in batches) in a background thread, with clang at the
+lowest CPU priority: the time the tests leave the cores idle (about 7% of two cores) does
+part of the work, and the end of the session compiles only what is left.
+
 Enabled when ``clang-19`` (or ``$ZYXARRAY_HIP_CLANG``) and ``llvm-readelf-19`` are found;
 ``ZYXARRAY_HIP_CHECK=0`` turns it off; ``ZYXARRAY_HIP_CHECK_DUMP=<folder>`` writes the
 failing kernels' sources there.
@@ -25,6 +30,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -54,6 +60,58 @@ class HipCheck(KernelCheck):
         #: (key, phase) -> (source for 64-lane wavefronts, source for 32 or None if the same)
         self.sources: dict[tuple, tuple[str, str | None]] = {}
         self.stats: dict[str, Any] = {}
+        #: what the background thread compiled: source text -> its kernels' metadata
+        #: (every target), and the failures it met
+        self.early: dict[str, list[dict[str, Any]]] = {}
+        self.early_failures: list[str] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def install(self) -> None:
+        super().install()
+        self._thread = threading.Thread(target=self._background, name="hip-check",
+                                        daemon=True)
+        self._thread.start()
+
+    def _background(self) -> None:
+        """Compile recorded kernels of one text for every target, a batch at a time, while
+        the session runs (clang at the lowest priority: only idle cores do this work)."""
+        (wide, wide_archs), (narrow, narrow_archs) = TARGETS
+        archs = wide_archs + narrow_archs
+        with tempfile.TemporaryDirectory() as tmp:
+            n = 0
+            while not self._stop.wait(3.0):
+                texts = [a for a, b in list(self.sources.values()) if b is None]
+                batch = [a for a in dict.fromkeys(texts) if a not in self.early][:BATCH]
+                if len(batch) < BATCH:
+                    continue
+                n += 1
+                failure, found = _compile_batch(self.clang, self.readelf, f"{wide}/{narrow}",
+                                                archs, batch, 0, os.path.join(tmp, str(n)),
+                                                nice=True)
+                if failure:
+                    self.early_failures.append(failure)
+                for a in batch:
+                    self.early[a] = []
+                for k in found:     # (the source kept only where it fails: it is reported)
+                    text = k["text"] if _spills_to_memory(k) else k.pop("text")
+                    self.early[text].append(k)
+
+    def stop(self) -> None:
+        """End the background compiles (the batch in flight finishes)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def state(self) -> dict:
+        self.stop()
+        return {**super().state(), "early": self.early, "early_failures": self.early_failures}
+
+    def merge(self, state: dict) -> None:
+        super().merge(state)
+        self.early.update(state.get("early", {}))
+        self.early_failures += state.get("early_failures", [])
 
     def record(self, c: Any) -> None:
         from zyxarray._codegen import render
@@ -83,46 +141,23 @@ class HipCheck(KernelCheck):
     def check(self) -> list[str]:
         """Compile everything recorded for every target; a list of failures (compile errors
         and kernels that spill), empty when all is well. ``stats`` gets the register use."""
-        from zyxarray._codegen.hip import PRELUDE
-        failures = list(self.errors)
+        self.stop()
+        failures = list(self.errors) + self.early_failures
         (wide, wide_archs), (narrow, narrow_archs) = TARGETS
         # (kernels of different structures can render to the same text: compiled once)
         entries = list(dict.fromkeys(self.sources[k] for k in sorted(self.sources, key=repr)))
+        kernels: list[dict[str, Any]] = [k for ks in self.early.values() for k in ks]
         groups = [(f"{wide}/{narrow}", wide_archs + narrow_archs,
-                   [a for a, b in entries if b is None]),
+                   [a for a, b in entries if b is None and a not in self.early]),
                   (str(wide), wide_archs, [a for a, b in entries if b is not None]),
                   (str(narrow), narrow_archs, [b for _, b in entries if b is not None])]
         jobs = [(wave, archs, sources[i:i + BATCH], i) for wave, archs, sources in groups
                 for i in range(0, len(sources), BATCH)]
-        kernels: list[dict[str, Any]] = []
         with tempfile.TemporaryDirectory() as tmp:
             def compile_batch(job: tuple) -> tuple[str | None, list[dict[str, Any]]]:
                 wave, archs, batch, start = job
-                parts = [PRELUDE]
-                for i, src in enumerate(batch):
-                    body = re.sub(r"\bzx_kernel\b", f"zx_kernel_{start + i}",
-                                  src.replace(PRELUDE, "", 1))
-                    parts.append(f"namespace k{start + i} {{\n{body}\n}}")
-                d = os.path.join(tmp, f"w{wave.replace('/', '_')}_{start}")
-                os.mkdir(d)
-                path = os.path.join(d, "batch.hip")
-                with open(path, "w") as f:
-                    f.write("\n".join(parts))
-                cmd = [self.clang, *FLAGS, *(f"--offload-arch={a}" for a in archs), path]
-                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=d)
-                if proc.returncode != 0:
-                    return (f"clang rejected the HIP rendering of kernels {start}.."
-                            f"{start + len(batch) - 1} (wavefront {wave}, {', '.join(archs)}):"
-                            f"\n{proc.stderr[-4000:]}"), []
-                found = []
-                for obj in sorted(glob.glob(os.path.join(d, "*.out"))):
-                    notes = subprocess.run([self.readelf, "--notes", obj], capture_output=True,
-                                           text=True).stdout
-                    arch = obj.rsplit("-", 1)[-1].removesuffix(".out")
-                    found += [dict(k, arch=arch, source=batch[int(k["name"].rsplit("_", 1)[1])
-                                                             - start])
-                              for k in _kernels(notes)]
-                return None, found
+                return _compile_batch(self.clang, self.readelf, wave, archs, batch, start,
+                                      os.path.join(tmp, f"w{wave.replace('/', '_')}_{start}"))
 
             with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
                 for failure, found in pool.map(compile_batch, jobs):
@@ -133,11 +168,11 @@ class HipCheck(KernelCheck):
         for n, k in enumerate(kernels):
             why = _spills_to_memory(k)
             if why:
-                failures.append(f"a kernel {why} on {k['arch']}:\n{k['source'][-3000:]}")
+                failures.append(f"a kernel {why} on {k['arch']}:\n{k['text'][-3000:]}")
                 if dump:
                     os.makedirs(dump, exist_ok=True)
                     with open(os.path.join(dump, f"kernel{n}.hip"), "w") as f:
-                        f.write(k["source"])
+                        f.write(k["text"])
         self.stats = {
             "objects": len(kernels),
             "max_vgprs": max((int(k.get("vgpr_count", 0)) for k in kernels), default=0),
@@ -145,6 +180,37 @@ class HipCheck(KernelCheck):
             "sgpr_spills": sum(1 for k in kernels if int(k.get("sgpr_spill_count", 0))),
         }
         return failures
+
+
+def _compile_batch(clang: str, readelf: str, wave: str, archs: tuple[str, ...],
+                   batch: list[str], start: int, folder: str, nice: bool = False
+                   ) -> tuple[str | None, list[dict[str, Any]]]:
+    """Compile ``batch`` (kernel sources, renamed ``zx_kernel_<start + i>``, each in its own
+    namespace) for ``archs`` in a new ``folder`` (at the lowest CPU priority if ``nice``):
+    (clang's error, or None; every kernel's metadata with its ``arch`` and source ``text``)."""
+    from zyxarray._codegen.hip import PRELUDE
+    parts = [PRELUDE]
+    for i, src in enumerate(batch):
+        body = re.sub(r"\bzx_kernel\b", f"zx_kernel_{start + i}", src.replace(PRELUDE, "", 1))
+        parts.append(f"namespace k{start + i} {{\n{body}\n}}")
+    os.makedirs(folder)
+    path = os.path.join(folder, "batch.hip")
+    with open(path, "w") as f:
+        f.write("\n".join(parts))
+    cmd = [clang, *FLAGS, *(f"--offload-arch={a}" for a in archs), path]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=folder,
+                          preexec_fn=(lambda: os.nice(19)) if nice else None)
+    if proc.returncode != 0:
+        return (f"clang rejected the HIP rendering of kernels {start}..{start + len(batch) - 1}"
+                f" (wavefront {wave}, {', '.join(archs)}):\n{proc.stderr[-4000:]}"), []
+    found = []
+    for obj in sorted(glob.glob(os.path.join(folder, "*.out"))):
+        notes = subprocess.run([readelf, "--notes", obj], capture_output=True, text=True).stdout
+        arch = obj.rsplit("-", 1)[-1].removesuffix(".out")
+        found += [dict(k, arch=arch, text=batch[int(k["name"].rsplit("_", 1)[1]) - start])
+                  for k in _kernels(notes)]
+    shutil.rmtree(folder, ignore_errors=True)
+    return None, found
 
 
 def _spills_to_memory(k: dict[str, str]) -> str:
