@@ -1292,10 +1292,8 @@ def scratch(c: Canonical) -> list[tuple[np.dtype, int]]:
     (``g_split``) or per output point and split (``g_column_split``)."""
     if c.strategy not in SPLIT_STRATEGIES:
         return []
-    if c.strategy == "g_split":
-        count = _strategy_args(c)[0]
-    else:
-        count = _column_splits(c.outer, c.red, c.lanes, c.info) * math.prod(c.outer)
+    args = _strategy_args(c)
+    count = args[0] if c.strategy == "g_split" else args[3] * math.prod(c.outer)
     return [(e.dtype, count) for e in c.plan.exprs if e.kind == "REDUCE"]
 
 
