@@ -62,7 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "numpy_layer: a test of the layers above the kernels (composites of core "
         "ops: numpy-style math, statistics and manipulation, masked arrays, dask, "
-        "scikit-learn). It runs "
+        "scikit-learn, the example programs, the operators' dtype rules). It runs "
         "on every device except an OpenCL on PoCL unless ZYXARRAY_TEST_DEVICES names the "
         "devices: the opencl renderer is tested by the backend tests there, and by the whole "
         "suite on a GPU's OpenCL (ZYXARRAY_TEST_DEVICES=opencl).")

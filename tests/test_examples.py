@@ -30,6 +30,7 @@ def _run(source: str, name: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.name for p in PROGRAMS])
+@pytest.mark.numpy_layer
 def test_numpy_program_runs_unchanged(device: str, program: Path) -> None:
     source = program.read_text()
     assert "import numpy as np" in source

@@ -318,6 +318,7 @@ _OPERATORS = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b,
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "uint64", "float32",
                                    "float64", "complex64"])
 @pytest.mark.parametrize("name", sorted(_OPERATORS))
+@pytest.mark.numpy_layer     # (the operators' Python dtype and error rules: kernels as any)
 def test_operator_fast_path_matches_the_functions(device: str, dtype: str, name: str) -> None:
     """The operators' one-step path (``_array_object._operator``) gives what the functions
     give: the same dtype and values, and the same errors, for every kind of operand."""
