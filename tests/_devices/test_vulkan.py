@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -406,12 +409,23 @@ def test_fused_multiply_add_is_measured(vk: Any, tmp_path: Path) -> None:
     assert fused == vk.info.extra["fused_fma"] and all(isinstance(f, bool) for f in fused)
 
 
-def test_pipelines_are_cached_on_disk(vk: Any) -> None:
-    """The driver's pipeline cache goes to the kernel cache directory after a compile (the
-    driver checks it against its identity when it reads it back)."""
+def test_pipelines_are_cached_on_disk(vk: Any, tmp_path: Path) -> None:
+    """The driver's pipeline cache goes to the kernel cache directory when a process that
+    made pipelines exits (and at most every ``CACHE_SAVE_EVERY`` seconds before: not after
+    each one); the driver checks it against its identity when it reads it back."""
+    code = ("import numpy as np, zyxarray as xp\n"
+            f"x = xp.asarray([1.0, 2.0], device={vk.info.name!r})\n"
+            "assert np.asarray(x * 5 + 2).tolist() == [7.0, 12.0]\n")
+    env = {**os.environ, "ZYXARRAY_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    saved = list((tmp_path / "vulkan").glob("*.pipelines"))
+    assert len(saved) == 1 and saved[0].stat().st_size > 0
     _run(vk, xp.asarray(_F) * 5 + 2)
+    vk.save_pipeline_cache()                        # (what the exit does)
     assert vk.cache_file is not None and vk.cache_file.exists()
-    assert vk.cache_file.stat().st_size > 0
+    assert vk.cache_file.stat().st_size > 0 and not vk._cache_dirty
     again, reasons = vulkan_runtime.discover()      # a device opened over the saved cache
     assert again and not reasons, reasons
 
@@ -421,6 +435,24 @@ def test_info_comes_from_the_device(vk: Any) -> None:
     assert info.kind == "vulkan" and info.language == "spirv" and info.style == "threads"
     assert info.max_work_group >= 128 and info.local_memory >= 16 * 1024
     assert info.name.startswith("vulkan:") and "Vulkan" in info.description
+
+
+def test_compute_units_come_from_the_driver(vk: Any) -> None:
+    """Lowering sizes split reductions by the compute units: a CPU driver (lavapipe) counts
+    the host's cores; a GPU's come from its vendor's extension (NVIDIA's SMs, AMD's CUs,
+    Arm's cores), and a GPU reporting none is assumed to have ``UNKNOWN_GPU_UNITS``."""
+    import vulkan
+    props = vulkan.vkGetPhysicalDeviceProperties(vk.physical)
+    units = vulkan_runtime._compute_units(vk.physical, props)
+    assert units == vk.info.compute_units >= 1
+    if props.deviceType == vulkan.VK_PHYSICAL_DEVICE_TYPE_CPU:
+        assert units == (os.cpu_count() or 1)
+        gpu = dataclasses.make_dataclass("Props", ["deviceType"])(
+            vulkan.VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)   # (lavapipe has no such extension)
+        assert vulkan_runtime._compute_units(vk.physical, gpu) == \
+            vulkan_runtime.UNKNOWN_GPU_UNITS
+    elif "NVIDIA" in vk.info.description:
+        assert units >= 16      # (an SM count: 132 on an H100)
 
 
 def test_a_device_without_what_kernels_need_is_a_reason(

@@ -135,7 +135,8 @@ def _build(c: Canonical, phase: int = 0) -> Program:
     device = c.plan.output.device
     t0 = time.perf_counter()
     ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
-    _debug.log("ir", str(ir))
+    if _debug.enabled("ir"):     # (the listing costs about as much as lowering)
+        _debug.log("ir", str(ir))
     source = render(ir, device.info.language)
     _debug.log("source", source)
     prog = device.compile(source, ir)
