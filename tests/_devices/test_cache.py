@@ -61,6 +61,59 @@ def test_corrupt_entries_are_recompiled(tmp_path: Path) -> None:
     assert third == 0, "the recompiled entries replaced the damaged ones"
 
 
+VULKAN_CHILD = """
+import numpy as np, zyxarray as xp
+from zyxarray._lazy.realize import stats
+x = xp.asarray(np.arange(12.0, dtype=np.float32).reshape(3, 4), device="vulkan:0")
+y = xp.sum(xp.exp(x.T) * 2 - 1, axis=1) + xp.max(x)
+z = xp.where(x > 5, xp.sin(x), -x)[::-1, 1:]
+print(np.asarray(y).tolist(), np.asarray(z).tolist())
+print("RENDERED", stats["compiles"], stats["rendered_hits"])
+"""
+
+
+def _vulkan_child(cache_dir: Path) -> tuple[str, int, int]:
+    env = child_env(ROOT, ZYXARRAY_CACHE_DIR=str(cache_dir))
+    env.pop("ZYXARRAY_DISK_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", VULKAN_CHILD], capture_output=True,
+                         text=True, env=env, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    values, counts = out.stdout.strip().rsplit("\n", 1)
+    _, built, hits = counts.split()
+    return values, int(built), int(hits)
+
+
+@pytest.mark.skipif("vulkan:0" not in registry.devices(), reason="no vulkan device")
+def test_a_second_process_reuses_rendered_spirv(tmp_path: Path) -> None:
+    """SPIR-V is emitted in Python (about 3 ms a kernel): the disk keeps each kernel's IR and
+    module by structure, so a second process neither lowers nor renders; a damaged entry is
+    rendered again and replaced."""
+    values, built, hits = _vulkan_child(tmp_path)
+    assert built > 0 and hits == 0
+    entries = sorted((tmp_path / "rendered").glob("*.pickle"))
+    assert len(entries) == built
+    again, built2, hits2 = _vulkan_child(tmp_path)
+    assert again == values and hits2 == built2 == built
+    entries[0].write_bytes(b"not a pickle")
+    third, _, hits3 = _vulkan_child(tmp_path)
+    assert third == values and hits3 == built - 1
+    _, _, hits4 = _vulkan_child(tmp_path)
+    assert hits4 == built, "the damaged entry was replaced"
+
+
+def test_rendered_kernels_are_keyed_by_the_code_that_made_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from zyxarray._lazy import realize
+    digest = realize._code_digest()
+    assert len(digest) == 64 and realize._code_digest() == digest
+    c = type("C", (), {"info": "vulkan:0 info", "key": ("g_row", 256)})()
+    before = realize._rendered_key(c, "g_row_1", 0)     # type: ignore[arg-type]
+    assert before == realize._rendered_key(c, "g_row_1", 0)  # type: ignore[arg-type]
+    assert before != realize._rendered_key(c, "g_row_1", 1)  # type: ignore[arg-type]
+    monkeypatch.setattr(realize, "_code", "another version")
+    assert realize._rendered_key(c, "g_row_1", 0) != before  # type: ignore[arg-type]
+
+
 def test_key_is_stable_and_separates_parts() -> None:
     assert cache.key("a", "b") == cache.key("a", "b")
     assert cache.key("a", "b") != cache.key("ab", "")

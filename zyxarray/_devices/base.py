@@ -284,6 +284,10 @@ class Device:
 
     info: DeviceInfo
     pool: MemoryPool
+    #: whether the disk cache keeps this device's lowered and rendered kernels by structure,
+    #: so a later process skips lowering and rendering: where rendering costs more than the
+    #: compiler's own cache hit (SPIR-V, emitted in Python: 3 ms a kernel)
+    caches_rendered = False
 
     @property
     def name(self) -> str:

@@ -348,6 +348,8 @@ class VulkanProgram(Program):
 
 
 class VulkanDevice(Device):
+    caches_rendered = True      # (SPIR-V is emitted in Python: the disk keeps it)
+
     def __init__(self, index: int, instance: Any, physical: Any) -> None:
         vk = _vk
         self.index = index

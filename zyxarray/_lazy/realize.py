@@ -9,12 +9,15 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
+import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +25,7 @@ import numpy as np
 from .. import _debug
 from .._codegen import render
 from .._codegen.ir import Kernel
-from .._devices import library
+from .._devices import cache, library
 from .._devices.base import Buffer, Device, Program, host_memory
 from . import graph, tune
 from .files import load_files
@@ -36,7 +39,7 @@ from .view import contiguous_strides, span
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
 _programs: dict[tuple, Program] = {}
-stats = {"kernels": 0, "compiles": 0, "cache_hits": 0}
+stats = {"kernels": 0, "compiles": 0, "cache_hits": 0, "rendered_hits": 0}
 
 
 @dataclass
@@ -134,16 +137,66 @@ def _program(c: Canonical, phase: int = 0) -> Program:
 def _build(c: Canonical, phase: int = 0) -> Program:
     device = c.plan.output.device
     t0 = time.perf_counter()
-    ir = lower(c, _name(c) + (f"_{phase}" if phase else ""), phase)
-    if _debug.enabled("ir"):     # (the listing costs about as much as lowering)
-        _debug.log("ir", str(ir))
-    source = render(ir, device.info.language)
+    name = _name(c) + (f"_{phase}" if phase else "")
+    digest = _rendered_key(c, name, phase) if device.caches_rendered and cache.enabled() \
+        else None
+    found = _load_rendered(digest) if digest is not None else None
+    if found is not None:
+        ir, source = found
+    else:
+        ir = lower(c, name, phase)
+        if _debug.enabled("ir"):     # (the listing costs about as much as lowering)
+            _debug.log("ir", str(ir))
+        source = render(ir, device.info.language)
+        if digest is not None:
+            with contextlib.suppress(OSError, pickle.PicklingError):
+                cache.store_bytes("rendered", digest, ".pickle",
+                                  pickle.dumps((ir, source), protocol=pickle.HIGHEST_PROTOCOL))
     _debug.log("source", source)
     prog = device.compile(source, ir)
     stats["compiles"] += 1
     _debug.log("compile", f"{device.name}: {ir.name} ready in "
                           f"{1e3 * (time.perf_counter() - t0):.1f} ms")
     return prog
+
+
+def _rendered_key(c: Canonical, name: str, phase: int) -> str:
+    """The disk cache's key for the lowered and rendered kernel of ``c``: its structure
+    (``c.key``, the same in every process), the device's description and the code that
+    lowers and renders (``_code_digest``)."""
+    return cache.key(_code_digest(), repr(c.info), repr(c.key), name, str(phase))
+
+
+def _load_rendered(digest: str) -> tuple[Kernel, Any] | None:
+    """(IR, source) that an earlier process lowered and rendered, None where there is none
+    or it cannot be read back (then it is rendered again and replaced)."""
+    path = cache.lookup("rendered", digest, ".pickle")
+    if path is None:
+        return None
+    try:
+        ir, source = pickle.loads(path.read_bytes())
+    except Exception:   # (a truncated or foreign file: any unpickling error)
+        return None
+    stats["rendered_hits"] += 1
+    return ir, source
+
+
+def _code_digest() -> str:
+    """A digest of the code that shapes a kernel (``_lazy`` and ``_codegen``): a rendered
+    kernel kept on disk by another version of it is not used."""
+    global _code
+    if _code is None:
+        h = hashlib.sha256()
+        root = Path(__file__).resolve().parent.parent
+        for folder in ("_lazy", "_codegen"):
+            for f in sorted((root / folder).glob("*.py")):
+                h.update(f.name.encode())
+                h.update(f.read_bytes())
+        _code = h.hexdigest()
+    return _code
+
+
+_code: str | None = None
 
 
 def _device_view(node: Node) -> tuple | None:
