@@ -3,6 +3,7 @@ ZYXARRAY_CACHE_DIR compiles nothing; keys are stable; entries are written atomic
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -97,8 +98,8 @@ def test_a_second_process_reuses_rendered_spirv(tmp_path: Path) -> None:
     entries[0].write_bytes(b"not a pickle")
     third, _, hits3 = _vulkan_child(tmp_path)
     assert third == values and hits3 == built - 1
-    _, _, hits4 = _vulkan_child(tmp_path)
-    assert hits4 == built, "the damaged entry was replaced"
+    ir, source = pickle.loads(entries[0].read_bytes())     # (replaced by a good entry)
+    assert ir.name and source.binary
 
 
 def test_rendered_kernels_are_keyed_by_the_code_that_made_them(
