@@ -241,6 +241,71 @@ def test_copy_round_trip(gpu: Any, dtype: Any) -> None:
 
 
 @needs_gpu
+def test_matrix_products_go_straight_to_cublas(gpu: Any) -> None:
+    """float32/float64 products of realized matrices, vectors and strided slices run by
+    ``library_direct`` (cuBLAS's gemm on the buffers, no CuPy arrays), with NumPy's values;
+    other dtypes, batches and empty results are left to the library table (None)."""
+    import zyxarray as xp
+    from zyxarray._lazy import realize
+    rng = np.random.default_rng(0)
+    calls = []
+    direct = type(gpu).library_direct
+
+    def counted(self: Any, *args: Any) -> Any:
+        out = direct(self, *args)
+        calls.append(out is not None)
+        return out
+
+    type(gpu).library_direct = counted
+    try:
+        for dt in (np.float32, np.float64):
+            h = rng.standard_normal((40, 33)).astype(dt)
+            v = rng.standard_normal(32).astype(dt)
+            a = xp.asarray(h, device=gpu.name)
+            w = xp.asarray(v, device=gpu.name)
+            pairs = [(a[:, :-1], w), (w, a[:32, 1:]), (a[:, :-1].T, a[:, 1:]),
+                     (a[::2, :32], a[1::2, :32].T)]
+            hp = [(h[:, :-1], v), (v, h[:32, 1:]), (h[:, :-1].T, h[:, 1:]),
+                  (h[::2, :32], h[1::2, :32].T)]
+            for (x, y), (hx, hy) in zip(pairs, hp):
+                calls.clear()
+                got = np.asarray(x @ y)
+                np.testing.assert_allclose(got, hx @ hy, rtol=1e-4 if dt == np.float32
+                                           else 1e-12, atol=1e-5)
+                assert calls == [True], (x.shape, y.shape)
+        declined = [(xp.asarray(np.arange(12).reshape(3, 4), device=gpu.name),
+                     xp.asarray(np.arange(8).reshape(4, 2), device=gpu.name)),
+                    (xp.ones((2, 3, 4), device=gpu.name), xp.ones((2, 4, 5), device=gpu.name)),
+                    (xp.ones((0, 4), device=gpu.name), xp.ones((4, 5), device=gpu.name))]
+        for x, y in declined:
+            calls.clear()
+            want = np.asarray(x) @ np.asarray(y)
+            np.testing.assert_allclose(np.asarray(x @ y), want)
+            assert True not in calls
+        assert realize.stats["kernels"] > 0
+        # products of one shape read at once: each must be written on the device's stream
+        # before the read (on another stream a read saw the previous product's buffer)
+        w = xp.asarray(rng.standard_normal((5, 1)).astype(np.float32), device=gpu.name)
+        for _ in range(20):
+            h = rng.standard_normal((7, 5)).astype(np.float32)
+            np.testing.assert_allclose(np.asarray(xp.asarray(h, device=gpu.name) @ w),
+                                       h @ np.asarray(w), rtol=1e-5, atol=1e-5)
+        # cuBLAS handles are per thread (CuPy destroys one with its thread): a product in a
+        # thread that has ended, then one here
+        h = rng.standard_normal((9, 6)).astype(np.float32)
+        a = xp.asarray(h, device=gpu.name)
+        done: list[Any] = []
+        t = threading.Thread(target=lambda: done.append(np.asarray(a @ a.T)))
+        t.start()
+        t.join()
+        for _ in range(3):
+            np.testing.assert_allclose(np.asarray(a @ a.T), h @ h.T, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(done[0], h @ h.T, rtol=1e-5, atol=1e-5)
+    finally:
+        type(gpu).library_direct = direct
+
+
+@needs_gpu
 def test_copy_edge_cases(gpu: Any) -> None:
     empty = gpu.alloc(0)
     gpu.copy_in(empty, np.empty(0, np.float32))

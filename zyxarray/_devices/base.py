@@ -288,6 +288,11 @@ class Device:
     #: so a later process skips lowering and rendering: where rendering costs more than the
     #: compiler's own cache hit (SPIR-V, emitted in Python: 3 ms a kernel)
     caches_rendered = False
+    #: ``library_direct(name, views, dtype, shape, params) -> Buffer | None``: a library op
+    #: run at once on its operands' buffers, (buffer, dtype, shape, element strides,
+    #: offset) each, where the device has a direct path for it (cuda: cuBLAS's gemm); None
+    #: where it has none (``library.on_device`` and the host serve)
+    library_direct: Any = None
 
     @property
     def name(self) -> str:

@@ -240,6 +240,18 @@ def run_library(step: LibraryStep) -> None:
     round trip to the host."""
     out = step.output
     device: Device = out.device
+    direct = device.library_direct
+    if direct is not None:
+        views = [_device_view(n) for n in step.inputs]
+        if all(v is not None for v in views):
+            buf = direct(step.name, views, out.dtype, out.shape, step.params)
+            if buf is not None:
+                stats["kernels"] += 1
+                if _debug.enabled("launch"):
+                    _debug.log("launch", f"{device.name}: library {step.name} on the device "
+                                         f"-> {list(out.shape)}")
+                out.set_buffer(buf)
+                return
     impl = library.on_device(device.info.kind, step.name)
     if impl is not None and _run_on_device(step, impl):
         return
