@@ -102,6 +102,24 @@ def test_a_second_process_reuses_rendered_spirv(tmp_path: Path) -> None:
     assert ir.name and source.binary
 
 
+@pytest.mark.skipif("vulkan:0" not in registry.devices(), reason="no vulkan device")
+def test_a_kernel_the_cache_cannot_keep_still_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    import zyxarray as xp
+    from zyxarray._lazy import realize
+
+    def refuse(*args: object, **kwargs: object) -> bytes:
+        raise TypeError("cannot pickle this")
+
+    monkeypatch.setattr(realize.pickle, "dumps", refuse)
+    h = np.linspace(-2, 2, 7, dtype=np.float32)
+    x = xp.asarray(h, device="vulkan:0")
+    got = np.asarray(xp.tanh(xp.sin(x) * x) - xp.cos(x * x) * 0.375 + x)
+    np.testing.assert_allclose(got, np.tanh(np.sin(h) * h) - np.cos(h * h) * 0.375 + h,
+                               rtol=1e-5, atol=1e-6)
+
+
 def test_rendered_kernels_are_keyed_by_the_code_that_made_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from zyxarray._lazy import realize

@@ -9,7 +9,6 @@ renders, and lets the device compile (the device keeps its own on-disk cache).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import math
 import pickle
@@ -149,9 +148,11 @@ def _build(c: Canonical, phase: int = 0) -> Program:
             _debug.log("ir", str(ir))
         source = render(ir, device.info.language)
         if digest is not None:
-            with contextlib.suppress(OSError, pickle.PicklingError):
+            try:
                 cache.store_bytes("rendered", digest, ".pickle",
                                   pickle.dumps((ir, source), protocol=pickle.HIGHEST_PROTOCOL))
+            except Exception as e:    # (a cache that cannot keep it: the kernel still runs)
+                _debug.log("compile", f"{device.name}: {name} not kept on disk: {e!r}")
     _debug.log("source", source)
     prog = device.compile(source, ir)
     stats["compiles"] += 1
