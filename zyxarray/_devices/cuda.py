@@ -46,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import hashlib
+import math
 import os
 import re
 import shutil
@@ -615,9 +616,9 @@ class CUDADevice(Device):
         handle = getattr(self._thread, "cublas", None)
         if handle is None:      # (CuPy's handles are per thread, destroyed with the thread)
             with self._cudevice:
-                handle = self._thread.cublas = _import_cupy().cuda.device.get_cublas_handle()
+                handle = self._thread.cublas = _cupy.cuda.device.get_cublas_handle()
         item = dtype.itemsize
-        out = self.alloc(int(np.prod(shape)) * item)
+        out = self.alloc(math.prod(shape) * item)
         # (CuPy's cuBLAS bindings set the handle's stream to CuPy's current one at each
         # call: this device's stream must be it, or the product runs unordered with the
         # device's work and a read can see the buffer before it is written)

@@ -474,11 +474,11 @@ class VulkanDevice(Device):
         self.cache_file: Any = None
         self._cache_dirty = False           # pipelines made since the cache was written
         self._cache_saved = time.monotonic()
-        self._save_at_exit = False
         initial = b""
         if cache.enabled():
             model = "".join(ch if ch.isalnum() else "_" for ch in self.info.description)
             self.cache_file = cache.directory("vulkan") / f"{model[:100]}.pipelines"
+            atexit.register(self.save_pipeline_cache)     # (writes only if pipelines were made)
             with contextlib.suppress(OSError):
                 initial = self.cache_file.read_bytes()
         self._initial = vk.ffi.from_buffer(initial) if initial else vk.ffi.NULL
@@ -496,13 +496,7 @@ class VulkanDevice(Device):
         most every ``CACHE_SAVE_EVERY`` seconds. (Writing the whole cache after each
         pipeline cost 3.5 ms a kernel on NVIDIA's driver once it held 130 kernels, 1.9 MB,
         and grew with every kernel.)"""
-        if self.cache_file is None:
-            return
-        if not self._cache_dirty:
-            self._cache_dirty = True
-            if not self._save_at_exit:
-                self._save_at_exit = True
-                atexit.register(self.save_pipeline_cache)
+        self._cache_dirty = True
         if time.monotonic() - self._cache_saved >= CACHE_SAVE_EVERY:
             self.save_pipeline_cache()
 
