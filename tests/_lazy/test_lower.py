@@ -4,6 +4,8 @@ cost no compile."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -201,6 +203,88 @@ def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:
     reduces = [ins for ins in ir.instrs if ins.op.value == "GROUP_REDUCE"]
     assert [r.arg[0] for r in reduces] == ["MAX", "ADD"]
     assert all(r.arg[1:] == (64, 1) for r in reduces)     # (300 elements: 64 items)
+
+
+def test_a_row_read_more_than_once_is_loaded_once() -> None:
+    """A group-per-row kernel whose row is read by more than one stage (a layer norm: the
+    mean, the variance, the output) loads each element once into a register and reuses it;
+    a tail past the group's last full step is guarded, a row too long for registers and a
+    row read once keep the strided loops."""
+    from zyxarray._lazy.lower import row_cache
+
+    def layer_norm(x: xp.Array, g: xp.Array) -> xp.Array:
+        mu = xp.mean(x, axis=1, keepdims=True)
+        var = xp.mean((x - mu) ** 2, axis=1, keepdims=True)
+        return (x - mu) / xp.sqrt(var + 1e-5) * g
+
+    for cols, guarded in ((1024, False), (1000, True)):
+        x = xp.asarray(np.ones((8, cols), np.float32), device="cpu")
+        g = xp.asarray(np.ones(cols, np.float32), device="cpu")
+        strategy, ir = _thread_strategy(layer_norm(x, g))
+        assert strategy == "g_row" and ir.meta["local_size"] == 128
+        ops = [ins.op.value for ins in ir.instrs]
+        assert "RANGE" not in ops        # (eight points per work item, written out)
+        loads = [ins for ins in ir.instrs if ins.op.value == "LOAD"]
+        assert len(loads) == 2 * 8       # x and g, each element once
+        assert ("IF" in ops) == guarded
+        e = xp.exp(x - xp.max(x, axis=1, keepdims=True))
+        _, ir = _thread_strategy(e / xp.sum(e, axis=1, keepdims=True))
+        assert [ins.op.value for ins in ir.instrs].count("EXP") == 8    # once per element
+    long = xp.asarray(np.ones((8, 8192), np.float32), device="cpu")
+    centred = long - xp.max(long, axis=1, keepdims=True)
+    for y in (centred, xp.sum(x, axis=1)):
+        strategy, ir = _thread_strategy(y)
+        assert strategy == "g_row" and "RANGE" in [ins.op.value for ins in ir.instrs]
+    (plan,) = realize.schedule([centred._node.base()])
+    cats = [("0", "1"), ("0", "1")]
+    assert row_cache(plan, "g_row", (8192,), 256, cats) is None     # (32 per work item)
+    assert row_cache(plan, "g_row", (1000,), 128, cats) == (8, False)
+
+
+@pytest.mark.parametrize("cols", [1024, 1000, 77, 2048])
+def test_rows_kept_in_registers_match_numpy(device: str, cols: int) -> None:
+    """Layer norm, logsumexp, softmax (also of a padded row), a row centred on its max and
+    argmax, rows of a whole number of group steps and not, with NaN and -inf rows: the
+    same values as NumPy on every device (the thread devices keep these rows in
+    registers)."""
+    rng = np.random.default_rng(cols)
+    h = (rng.standard_normal((6, cols)) * 3).astype(np.float32)
+    h[1, 5] = np.nan
+    h[2] = -np.inf
+    gh = rng.standard_normal(cols).astype(np.float32)
+    x, g = xp.asarray(h, device=device), xp.asarray(gh, device=device)
+
+    def layer_norm(x: Any, g: Any, m: Any) -> Any:
+        mu = m.mean(x, axis=1, keepdims=True)
+        var = m.mean((x - mu) ** 2, axis=1, keepdims=True)
+        return (x - mu) / m.sqrt(var + 1e-5) * g
+
+    def logsumexp(x: Any, g: Any, m: Any) -> Any:
+        mx = m.max(x, axis=1, keepdims=True)
+        return m.log(m.sum(m.exp(x - mx), axis=1)) + mx[:, 0]
+
+    def softmax(x: Any, g: Any, m: Any) -> Any:
+        e = m.exp(x - m.max(x, axis=1, keepdims=True))
+        return e / m.sum(e, axis=1, keepdims=True)
+
+    def padded(x: Any, g: Any, m: Any) -> Any:
+        return softmax(m.concat([m.zeros_like(x[:, :3]), x, m.zeros_like(x[:, :2])], axis=1),
+                       g, m)
+
+    def centred(x: Any, g: Any, m: Any) -> Any:
+        return x - m.max(x, axis=1, keepdims=True) + g
+
+    with np.errstate(all="ignore"):
+        for fn in (layer_norm, logsumexp, softmax, padded, centred):
+            npm = np if fn is not padded else type("NP", (), {
+                "concat": staticmethod(np.concatenate), "zeros_like": staticmethod(np.zeros_like),
+                "exp": staticmethod(np.exp), "max": staticmethod(np.max),
+                "sum": staticmethod(np.sum)})
+            assert_close(fn(x, g, xp), fn(h, gh, npm), rtol=1e-4, atol=1e-5)
+    hi = rng.integers(-50, 50, (6, cols)).astype(np.int32)
+    xi = xp.asarray(hi, device=device)
+    assert_close(xi - xp.max(xi, axis=1, keepdims=True), hi - hi.max(axis=1, keepdims=True))
+    assert_close(xp.argmax(x, axis=1), np.argmax(h, axis=1))
 
 
 def test_softmax_computes_exp_once(device: str) -> None:

@@ -72,6 +72,9 @@ UNROLL_LOADS_MAX = 12     # group reductions reading more inputs take one point 
 TILE = 32                 # ``g_tile``: the side of the square of output points a group computes
 ROW_ITEM_ELEMS = 8        # ``g_row``: elements per work item the group size aims at
 ROW_GROUP_MIN = 64        # ``g_row``: the smallest group
+ROW_CACHE_ITEMS = 16      # ``g_row``: rows of at most this many elements per work item that
+ROW_CACHE_VALUES = 64     # are read more than once are read once into registers (at most
+                          # this many loaded values per work item)
 MATMUL_BLOCK = 4          # ``g_matmul``: the side of the block of outputs a work item computes
 MATMUL_MIN = 16           # ``g_matmul``: the smallest rows, columns and reduction it takes
 COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with launch bounds
@@ -238,6 +241,9 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo, forced: int | None = No
         tuned = tune.choice(info, _key(plan, info, outer, red, canon_sts, cats, strategy, 0))
         lanes = lanes if tuned is None else tuned
     key = _key(plan, info, outer, red, canon_sts, cats, strategy, lanes)
+    cached = row_cache(plan, strategy, red, lanes, cats)
+    if cached is not None:      # (a program per items-per-work-item count: in the key)
+        key = key + (("row cache", *cached),)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
     prefix, suffix, slots = _shape_arguments(c)
     const_kinds = tuple("U" if d == np.dtype(np.uint64) else d.kind
@@ -273,6 +279,31 @@ def _levels(plan: KernelPlan) -> dict[int, int]:
         else:
             deepest[i] = below
     return level
+
+
+def row_cache(plan: KernelPlan, strategy: str, red: tuple[int, ...], lanes: int,
+              cats: list[tuple[str, ...]]) -> tuple[int, bool] | None:
+    """(elements per work item, whether the group covers the row exactly) when a ``g_row``
+    kernel keeps its row in registers: the row is read more than once (a reduction that reads
+    another, as softmax's sum reads its max, or a full output after a reduction, as a layer
+    norm's) and short enough. Each work item then loads its elements once, and every stage
+    and the output reuse them (H100, 8192 rows of 1024 float32, device time: a layer norm
+    36.6 -> 24.5 us, softmax 37.2 -> 20.9 us, logsumexp 26.7 -> 15.3 us)."""
+    if strategy != "g_row":
+        return None
+    levels = _levels(plan)
+    if not levels or (max(levels.values()) == 0 and not plan.full):
+        return None
+    if any(plan.exprs[i].dtype == np.float16 or plan.exprs[i].dtype.kind == "c"
+           for i in levels):      # (their accumulators are wider than their values)
+        return None
+    n = math.prod(red)
+    per = -(-n // lanes)
+    k = len(cats[-1]) - len(red)
+    along = sum(1 for c in cats[:len(plan.loads)] if any(x != "0" for x in c[k:]))
+    if per > ROW_CACHE_ITEMS or per * max(along, 1) > ROW_CACHE_VALUES:
+        return None
+    return per, per * lanes == n
 
 
 def is_scan(plan: KernelPlan) -> bool:
@@ -526,6 +557,9 @@ class _Lowerer:
         self.stashing: int | None = None   # expr the running reduction also stores (row)
         self.stashed: int | None = None    # expr read back from the output (row)
         self.unmasked: int | None = None   # loop position whose masks hold (elementwise)
+        self.row_valid: int | None = None  # a cached row's point is in the row (``_cached_row``)
+        self.row_base: list[int] | None = None  # a cached row's point for what does not vary
+        self.row_varies: set[int] = set()       # along it, and the exprs that do
 
     def declare(self) -> None:
         b, c = self.b, self.c
@@ -638,6 +672,8 @@ class _Lowerer:
         Memoized per (expression, point, lane, stash) in the builder's scopes: an expression
         DAG that reuses a value (a Newton step reads x twice) is lowered once per use site
         of the DAG, not once per path to it, so lowering is linear in the plan's size."""
+        if self.row_base is not None and i not in self.row_varies:
+            env = self.row_base     # (the same at every point of a cached row: once)
         key = (i, tuple(env), self.lane, self.stashed)
         hit = self.b.recall(key)
         if hit is not None:
@@ -653,6 +689,8 @@ class _Lowerer:
             return b.load(self.out, self.index(len(self.st_params) - 1, env)[0])
         if e.kind == "LOAD":
             idx, valid = self.index(e.arg, env)
+            if self.row_valid is not None and env is not self.row_base:
+                valid = self._and(valid, self.row_valid)
             if valid is None:
                 return b.load(self.bufs[e.arg], idx)
             return b.emit(Op.LOAD, e.dtype, (self.bufs[e.arg], idx, valid))
@@ -1138,8 +1176,80 @@ class _Lowerer:
         b = self.b
         group, local = self._work_item()
         env = self.unravel(group, self.outer_sizes) + [b.const(0)] * len(self.c.red)
+        cached = row_cache(self.plan, self.c.strategy, self.c.red, self.c.lanes, self.c.cats)
+        if cached is not None:
+            self._cached_row(env, local, *cached)
+            return
         self._group_stages(env, local, self._product(self.red_sizes), self.c.lanes, 1)
         self._group_outputs(env, local, self.c.lanes)
+
+    def _cached_row(self, env: list[int], local: int, per: int, exact: bool) -> None:
+        """``g_row`` with the row in registers (``row_cache``): work item ``local`` takes the
+        points ``local + j * lanes`` for j < ``per``, written out straight (no loop), so each
+        load is one value that every stage and the output reuse (``value``'s memo). Points
+        past the row (``exact`` false) read nothing and combine the identity."""
+        b = self.b
+        k = len(self.c.outer)
+        count = self._product(self.red_sizes)
+        lanes = b.const(self.c.lanes)
+        self.row_base, self.row_varies = env, self._varying(k)
+        points = []
+        for j in range(per):
+            r = b.idx(Op.ADD, local, b.idx(Op.MUL, b.const(j), lanes))
+            valid = None if exact else b.alu(Op.CMPLT, r, count)
+            points.append((env[:k] + self.unravel(r, self.red_sizes), valid))
+        for group_exprs in self.stages():
+            for i in group_exprs:
+                e = self.plan.exprs[i]
+                part = None
+                for env_j, valid in points:
+                    self.row_valid = valid
+                    v = self.value(e.srcs[0], env_j)
+                    self.row_valid = None
+                    if valid is not None:
+                        v = b.alu(Op.WHERE, valid, v, b.const(identity(e.arg, e.dtype), e.dtype))
+                    part = v if part is None else b.alu(e.arg, part, v, dtype=e.dtype)
+                assert part is not None
+                self.reduce_values[i] = b.emit(Op.GROUP_REDUCE, e.dtype, (part,),
+                                               (e.arg.value, self.c.lanes, 1))
+        if not self.plan.full:
+            guard = b.if_(b.alu(Op.CMPEQ, local, b.const(0)))
+            self._store(env)
+            b.end(guard)
+            return
+        for e in self.plan.exprs:    # (what the guarded stores share: computed once, here)
+            if e.kind != "REDUCE":
+                for src in e.srcs:
+                    if src not in self.row_varies and \
+                            self.plan.exprs[src].kind not in ("CONST", "LIT"):
+                        self.value(src, env)
+        for env_j, valid in points:
+            self.row_valid = valid
+            if valid is None:
+                self._store(env_j)
+            else:
+                guard = b.if_(valid)
+                self._store(env_j)
+                b.end(guard)
+            self.row_valid = None
+
+    def _varying(self, k: int) -> set[int]:
+        """The exprs whose value can change along the reduced dimensions (past the first
+        ``k``): those reading a view that moves or is masked along them (a view of views:
+        assumed to), except through a reduction (one value per output point)."""
+        varies: set[int] = set()
+        for i, e in enumerate(self.plan.exprs):
+            if e.kind in ("LOAD", "IOTA", "VALID"):
+                slot = e.arg if e.kind == "LOAD" else len(self.plan.loads) + e.arg
+                st = self.c.sts[slot]
+                mask = st[0].mask
+                if len(st) > 1 or any(c != "0" for c in self.c.cats[slot][k:]) or (
+                        mask is not None and any(m != (0, n) for m, n in
+                                                 zip(mask[k:], st[0].shape[k:]))):
+                    varies.add(i)
+            elif e.kind != "REDUCE" and any(s in varies for s in e.srcs):
+                varies.add(i)
+        return varies
 
     def split_reduces(self) -> list[int]:
         if self.c.strategy not in SPLIT_STRATEGIES:
