@@ -205,11 +205,11 @@ def test_thread_softmax_is_one_kernel_with_two_group_reductions() -> None:
     assert all(r.arg[1:] == (64, 1) for r in reduces)     # (300 elements: 64 items)
 
 
-def test_a_row_read_more_than_once_is_loaded_once() -> None:
-    """A group-per-row kernel whose row is read by more than one stage (a layer norm: the
-    mean, the variance, the output) loads each element once into a register and reuses it;
-    a tail past the group's last full step is guarded, a row too long for registers and a
-    row read once keep the strided loops."""
+def test_a_short_row_is_loaded_once_into_registers() -> None:
+    """A group-per-row kernel of a short row loads each element once into a register, all
+    at once, and every stage reads it there (a layer norm: the mean, the variance, the
+    output); a tail past the group's last full step is guarded; a row too long for
+    registers keeps the strided loops."""
     from zyxarray._lazy.lower import row_cache
 
     def layer_norm(x: xp.Array, g: xp.Array) -> xp.Array:
@@ -232,9 +232,9 @@ def test_a_row_read_more_than_once_is_loaded_once() -> None:
         assert [ins.op.value for ins in ir.instrs].count("EXP") == 8    # once per element
     long = xp.asarray(np.ones((8, 8192), np.float32), device="cpu")
     centred = long - xp.max(long, axis=1, keepdims=True)
-    for y in (centred, xp.sum(x, axis=1)):
+    for y, loops in ((centred, True), (xp.sum(long, axis=1), True), (xp.sum(x, axis=1), False)):
         strategy, ir = _thread_strategy(y)
-        assert strategy == "g_row" and "RANGE" in [ins.op.value for ins in ir.instrs]
+        assert strategy == "g_row" and ("RANGE" in [ins.op.value for ins in ir.instrs]) == loops
     (plan,) = realize.schedule([centred._node.base()])
     cats = [("0", "1"), ("0", "1")]
     assert row_cache(plan, "g_row", (8192,), 256, cats) is None     # (32 per work item)
@@ -243,10 +243,10 @@ def test_a_row_read_more_than_once_is_loaded_once() -> None:
 
 @pytest.mark.parametrize("cols", [1024, 1000, 77, 2048])
 def test_rows_kept_in_registers_match_numpy(device: str, cols: int) -> None:
-    """Layer norm, logsumexp, softmax (also of a padded row), a row centred on its max and
-    argmax, rows of a whole number of group steps and not, with NaN and -inf rows: the
-    same values as NumPy on every device (the thread devices keep these rows in
-    registers)."""
+    """Layer norm, logsumexp, softmax (also of a padded row), a row centred on its max,
+    sums, var and argmax, rows of a whole number of group steps and not, with NaN and -inf
+    rows: the same values as NumPy on every device (the thread devices read these rows
+    straight into registers)."""
     rng = np.random.default_rng(cols)
     h = (rng.standard_normal((6, cols)) * 3).astype(np.float32)
     h[1, 5] = np.nan
@@ -285,6 +285,9 @@ def test_rows_kept_in_registers_match_numpy(device: str, cols: int) -> None:
     xi = xp.asarray(hi, device=device)
     assert_close(xi - xp.max(xi, axis=1, keepdims=True), hi - hi.max(axis=1, keepdims=True))
     assert_close(xp.argmax(x, axis=1), np.argmax(h, axis=1))
+    assert_close(xp.sum(xi, axis=1), hi.sum(axis=1))
+    hv = rng.standard_normal((6, cols)).astype(np.float32) + 10
+    assert_close(xp.var(xp.asarray(hv, device=device), axis=1), np.var(hv, axis=1), rtol=1e-4)
 
 
 def test_softmax_computes_exp_once(device: str) -> None:
