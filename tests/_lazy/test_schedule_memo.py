@@ -247,6 +247,49 @@ def test_an_intermediate_realized_after_the_key_was_made(device: str) -> None:
         assert_close(y, np.exp(BASE + k) * 2, rtol=1e-14)
 
 
+def _soft_centres(x: object, c: object, m: object) -> object:
+    """A k-means-like step of several kernels: distances, a row minimum, weights, and
+    weighted column sums."""
+    d = m.sum((x[:, None, :] - c[None, :, :]) ** 2, axis=2)           # type: ignore
+    w = m.exp(-(d - m.min(d, axis=1, keepdims=True)))                  # type: ignore
+    return m.sum(w[:, :, None] * x[:, None, :], axis=0) / m.sum(w, axis=0)[:, None]  # type: ignore
+
+
+def test_a_keyed_graph_of_several_kernels_is_not_walked(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyed graph that takes several kernels reuses its plans without the walk that keys
+    the structure memo: the intermediates they store are found by their paths from the
+    root. An intermediate realized since the key was made (the path crosses a buffer) and
+    another graph's sharing of the same key still give the right values."""
+    graph._forget_keys()
+    rng = np.random.default_rng(3)
+    hx, hc = rng.random((40, 4)), rng.random((5, 4))
+    x = xp.asarray(hx, device=device)
+    assert_close(_soft_centres(x, xp.asarray(hc, device=device), xp),
+                 _soft_centres(hx, hc, np), rtol=1e-12)
+    walks = []
+    original = schedule._structure
+
+    def counted(*args: object) -> object:
+        walks.append(1)
+        return original(*args)      # type: ignore[arg-type]
+
+    monkeypatch.setattr(schedule, "_structure", counted)
+    c, want = xp.asarray(hc, device=device), hc
+    for _ in range(3):
+        c, want = _soft_centres(x, c, xp), _soft_centres(hx, want, np)
+        assert_close(c, want, rtol=1e-12)
+    assert not walks
+    # an intermediate realized before the root: the scheduler plans this graph instead
+    d = xp.sum((x[:, None, :] - c[None, :, :]) ** 2, axis=2)
+    dn = np.sum((hx[:, None, :] - want[None, :, :]) ** 2, axis=2)
+    w = xp.exp(-(d - xp.min(d, axis=1, keepdims=True)))
+    np.asarray(d)
+    assert_close(xp.sum(w, axis=0), np.exp(-(dn - dn.min(axis=1, keepdims=True))).sum(axis=0),
+                 rtol=1e-12)
+    assert_close(_soft_centres(x, x[:5], xp), _soft_centres(hx, hx[:5], np), rtol=1e-12)
+
+
 def test_too_many_leaves_take_the_general_path(device: str) -> None:
     hs = [BASE * (i + 1) for i in range(graph.MAX_KEYED_LEAVES + 3)]
     xs = [xp.asarray(h, device=device) for h in hs]

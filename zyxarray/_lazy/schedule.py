@@ -426,8 +426,12 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
         assert leaves is not None and k is not None       # (graph.py sets them together)
         template = _keyed.get(k)
         if template is not None:
-            memo_stats["hits"] += 1
-            return template.plans([*leaves, keyed])
+            nodes: list[Node] | None = [*leaves, keyed]
+            if template.paths:
+                nodes = _interior(keyed, template.paths, nodes)   # type: ignore[arg-type]
+            if nodes is not None:
+                memo_stats["hits"] += 1
+                return template.plans(nodes)
     key, nodes = _structure(targets)
     try:
         template = _templates.get(key)
@@ -454,19 +458,84 @@ def schedule(targets: list[Node]) -> list[KernelPlan | LibraryStep]:
 
 
 def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
-    """Memoize ``plans`` under ``t``'s structure key (graph.py) when they are one kernel that
-    reads only ``t``'s leaves. Its fused reductions are interior nodes the run does not need
-    (they only steer scheduling). Plans that load or materialize an intermediate are not
-    memoized: the key describes a tree over the leaves (an intermediate realized since the
-    key was made is not a leaf), and another graph with this key computes from its leaves,
-    which gives the same values."""
-    if len(plans) != 1 or not isinstance(plans[0], KernelPlan) or plans[0].needs:
+    """Memoize ``plans`` under ``t``'s structure key (graph.py) when they compute ``t`` from
+    its leaves: kernels that read only the leaves and what the kernels before them stored.
+    The intermediates they store are found in another graph of this key by their paths
+    from the root (sources' positions, ``_interior``), not by walking it: a loop that
+    realizes a few kernels each step (k-means: the distances, their argmin, the one-hot
+    labels) skips the walk that keys the structure memo. Fused reductions are interior
+    nodes the run does not need (they only steer scheduling). Plans that load an
+    intermediate realized elsewhere are not memoized: the key describes a tree over the
+    leaves (an intermediate realized since the key was made is not a leaf), and another
+    graph with this key computes from its leaves, which gives the same values."""
+    if any(not isinstance(p, KernelPlan) for p in plans):
         return
     assert t.key is not None and t.leaves is not None
+    made: list[Node] = []
+    if len(plans) == 1:
+        if plans[0].needs:      # type: ignore[union-attr]
+            return
+    else:
+        known = {id(n) for n in t.leaves}
+        for p in plans:
+            assert isinstance(p, KernelPlan)
+            windows = {slot: w for is_load, slot, w in p.windows if is_load}
+            for slot, (n, _) in enumerate(p.loads):
+                if id(windows.get(slot, n)) not in known:
+                    return
+            if p.out_view is not None or p.into or id(p.output) in known or \
+                    any(id(n) not in known for n in p.needs):
+                return
+            known.add(id(p.output))
+            if p.output is not t:
+                made.append(p.output)
+    paths = _paths(t, made) if made else []
+    if paths is None:
+        return
     if len(_keyed) >= MAX_TEMPLATES:
         _keyed.clear()
     with contextlib.suppress(KeyError):
-        _keyed[t.key] = _Template(plans, [*t.leaves, t], keep_fused=False)
+        template = _Template(plans, [*t.leaves, t, *made], keep_fused=False)
+        template.paths = paths
+        _keyed[t.key] = template
+
+
+def _paths(root: Node, wanted: list[Node]) -> list[tuple[int, ...]] | None:
+    """Each of ``wanted`` as the source positions leading to it from ``root`` (None when
+    one is not below it)."""
+    found: dict[int, tuple[int, ...]] = {}
+    ids = {id(n) for n in wanted}
+    stack: list[tuple[Node, tuple[int, ...]]] = [(root, ())]
+    seen: set[int] = set()
+    while stack and len(found) < len(ids):
+        n, path = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if id(n) in ids:
+            found[id(n)] = path
+        for i, s in enumerate(n.srcs):
+            stack.append((s, path + (i,)))
+    if len(found) < len(ids):
+        return None
+    return [found[id(n)] for n in wanted]
+
+
+def _interior(root: Node, paths: list[tuple[int, ...]], nodes: list[Node]) -> list[Node] | None:
+    """``nodes`` and the node at each of ``paths`` below ``root``; None when a path crosses
+    or ends at a realized node (the memoized plans would compute it again: the scheduler
+    plans this graph instead)."""
+    for path in paths:
+        n = root
+        for i in path:
+            srcs = n.srcs
+            if i >= len(srcs):
+                return None
+            n = srcs[i]
+            if n.buffer is not None:
+                return None
+        nodes.append(n)
+    return nodes
 
 
 def keyed_kernel(key: int) -> tuple | None:
@@ -549,6 +618,7 @@ class _Template:
         self.steps: list[tuple] = []
         self.moves = False      # some plan reads a window
         self.kernel: tuple | None = None     # see keyed_kernel
+        self.paths: list[tuple[int, ...]] = []   # a keyed template's intermediates (_interior)
         for p in plans:
             if isinstance(p, LibraryStep):
                 self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
