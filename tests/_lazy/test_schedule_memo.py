@@ -288,6 +288,20 @@ def test_a_keyed_graph_of_several_kernels_is_not_walked(
     assert_close(xp.sum(w, axis=0), np.exp(-(dn - dn.min(axis=1, keepdims=True))).sum(axis=0),
                  rtol=1e-12)
     assert_close(_soft_centres(x, x[:5], xp), _soft_centres(hx, hx[:5], np), rtol=1e-12)
+    # each step realizes an intermediate between building the graph and realizing it (as a
+    # library call realizes its input): the plans load it, found by its path too
+    walks.clear()
+    for step in range(4):
+        d = xp.sum((x[:, None, :] - c[None, :, :]) ** 2, axis=2)
+        w = xp.exp(-(d - xp.min(d, axis=1, keepdims=True)))
+        total = xp.sum(w, axis=0)
+        np.asarray(w)
+        c = xp.sum(w[:, :, None] * x[:, None, :], axis=0) / total[:, None]
+        dn = np.sum((hx[:, None, :] - want[None, :, :]) ** 2, axis=2)
+        wn = np.exp(-(dn - dn.min(axis=1, keepdims=True)))
+        want = np.sum(wn[:, :, None] * hx[:, None, :], axis=0) / wn.sum(axis=0)[:, None]
+        assert_close(c, want, rtol=1e-12)
+    assert len(walks) <= 2
 
 
 def test_too_many_leaves_take_the_general_path(device: str) -> None:

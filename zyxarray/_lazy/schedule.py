@@ -471,7 +471,8 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
     if any(not isinstance(p, KernelPlan) for p in plans):
         return
     assert t.key is not None and t.leaves is not None
-    made: list[Node] = []
+    made: list[Node] = []       # intermediates the plans store
+    read: list[Node] = []       # intermediates realized since the key was made, which they load
     if len(plans) == 1:
         if plans[0].needs:      # type: ignore[union-attr]
             return
@@ -481,22 +482,26 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
             assert isinstance(p, KernelPlan)
             windows = {slot: w for is_load, slot, w in p.windows if is_load}
             for slot, (n, _) in enumerate(p.loads):
-                if id(windows.get(slot, n)) not in known:
-                    return
+                n = windows.get(slot, n)
+                if id(n) not in known:
+                    if n.buffer is None or slot in windows:
+                        return
+                    known.add(id(n))
+                    read.append(n)
             if p.out_view is not None or p.into or id(p.output) in known or \
                     any(id(n) not in known for n in p.needs):
                 return
             known.add(id(p.output))
             if p.output is not t:
                 made.append(p.output)
-    paths = _paths(t, made) if made else []
+    paths = _paths(t, made + read) if made or read else []
     if paths is None:
         return
     if len(_keyed) >= MAX_TEMPLATES:
         _keyed.clear()
     with contextlib.suppress(KeyError):
-        template = _Template(plans, [*t.leaves, t, *made], keep_fused=False)
-        template.paths = paths
+        template = _Template(plans, [*t.leaves, t, *made, *read], keep_fused=False)
+        template.paths = [(path, i >= len(made)) for i, path in enumerate(paths)]
         _keyed[t.key] = template
 
 
@@ -521,19 +526,23 @@ def _paths(root: Node, wanted: list[Node]) -> list[tuple[int, ...]] | None:
     return [found[id(n)] for n in wanted]
 
 
-def _interior(root: Node, paths: list[tuple[int, ...]], nodes: list[Node]) -> list[Node] | None:
-    """``nodes`` and the node at each of ``paths`` below ``root``; None when a path crosses
-    or ends at a realized node (the memoized plans would compute it again: the scheduler
-    plans this graph instead)."""
-    for path in paths:
+def _interior(root: Node, paths: list[tuple[tuple[int, ...], bool]], nodes: list[Node]
+              ) -> list[Node] | None:
+    """``nodes`` and the node at each of ``paths`` below ``root``. A path marked realized
+    leads to a node the memoized plans load (realized after the key was made, as in the
+    graph they were made for), the others to nodes they compute: None when this graph
+    differs (the scheduler plans it instead)."""
+    for path, realized in paths:
         n = root
         for i in path:
+            if n.buffer is not None:    # (a realized node has no sources to follow)
+                return None
             srcs = n.srcs
             if i >= len(srcs):
                 return None
             n = srcs[i]
-            if n.buffer is not None:
-                return None
+        if (n.buffer is not None) != realized:
+            return None
         nodes.append(n)
     return nodes
 
@@ -618,7 +627,8 @@ class _Template:
         self.steps: list[tuple] = []
         self.moves = False      # some plan reads a window
         self.kernel: tuple | None = None     # see keyed_kernel
-        self.paths: list[tuple[int, ...]] = []   # a keyed template's intermediates (_interior)
+        # a keyed template's intermediates: path from the root, realized (``_interior``)
+        self.paths: list[tuple[tuple[int, ...], bool]] = []
         for p in plans:
             if isinstance(p, LibraryStep):
                 self.steps.append((False, pos[id(p.output)], [pos[id(n)] for n in p.inputs],
