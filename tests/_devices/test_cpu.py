@@ -205,3 +205,31 @@ def test_the_stop_flag_ends_a_launch_with_keyboard_interrupt() -> None:
         float(y)
     assert time.perf_counter() - t0 < 5.0
     assert y._node.base().buffer is None
+
+
+def test_the_thread_team_is_used_where_the_device_measured_it_pays() -> None:
+    """The cpu device measures what waking its thread team costs against what an element
+    costs one thread (``parallel_work``, in loads of an element); a kernel runs on the team
+    when its work, its domain weighted by its transcendental ops, reaches that."""
+    import dataclasses
+
+    from zyxarray._lazy.lower import MATH_WEIGHT, canonicalize
+    from zyxarray._lazy.schedule import schedule
+
+    dev = registry.get("cpu")
+    if dev.info.compute_units < 2:
+        pytest.skip("one thread: no team")
+    work = dev.info.extra["parallel_work"]
+    assert 4096 <= work <= 1 << 24
+    x = xp.asarray(np.ones(40_000), device="cpu")
+
+    def flag(y: xp.Array, threshold: int) -> int:
+        info = dataclasses.replace(dev.info, name=f"cpu:test{threshold}",
+                                   extra={"parallel_work": threshold})
+        (plan,) = schedule([y._node.base()])
+        return canonicalize(plan, info).ints[-1]      # (the parallel flag comes last)
+
+    assert flag(x + 1, 40_000) == 1 and flag(x + 1, 40_001) == 0
+    assert flag(xp.exp(x) + 1, 40_000 * (1 + MATH_WEIGHT)) == 1
+    assert flag(xp.exp(x) + 1, 40_000 * (1 + MATH_WEIGHT) + 1) == 0
+    assert float(xp.sum(xp.exp(x))) == pytest.approx(40_000 * np.e)

@@ -31,6 +31,17 @@ from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Prog
 CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", "-fwrapv",
           "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing")
 KERNEL_NAME = "zx_kernel"
+#: the thread team's calibration (``CPUDevice._parallel_work``): out = in + 1 over ip[0]
+#: float64 elements, on the team when ip[1] is not 0, as the generated kernels' loops
+CALIBRATION = """#include <stdint.h>
+void zx_kernel(void** restrict bufs, const int64_t* restrict ip, const double* restrict fp) {
+  const double* restrict a = (const double*)bufs[0];
+  double* restrict b = (double*)bufs[1];
+  (void)fp;
+  #pragma omp parallel for schedule(static) if (ip[1] != 0)
+  for (int64_t i = 0; i < ip[0]; i++) b[i] = a[i] + 1.0;
+}
+"""
 CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
 ABORT_CDEF = "extern int zx_abort;"     # (the C dialect's stop flag: _Interrupts sets it)
 
@@ -212,6 +223,45 @@ class CPUDevice(Device):
         self.pool = MemoryPool("cpu", self._raw_alloc, lambda h: None, total)
         self._lock = threading.Lock()
         self.compiles = 0     # real compiler invocations in this process (tests read it)
+        if threads > 1:
+            work = self._parallel_work()
+            if work is not None:
+                self.info.extra["parallel_work"] = work
+
+    def _parallel_work(self) -> int | None:
+        """The smallest kernel worth a thread team, in loads of an element (``lower._work``),
+        measured: what waking the team costs (a tiny kernel with and without it, medians)
+        against what an element costs one thread. On the 2-core machine the team costs
+        about 40 us, and ``x + 1`` of 2**15 float64 took 52 us on two threads, 14 on one; on
+        more cores it costs less and splits more ways. None (the fixed ``PARALLEL_MIN``) when
+        the calibration kernel cannot be built."""
+        try:
+            prog = self.compile(CALIBRATION, None)
+        except Exception as e:     # (a compiler that fails here fails for kernels too)
+            _debug.log("devices", f"cpu: no thread calibration ({type(e).__name__}: {e})")
+            return None
+        big = 1 << 18
+        a, b = self.alloc(8 * big), self.alloc(8 * big)
+        self.copy_in(a, np.zeros(big))
+
+        def run(n: int, parallel: int) -> float:
+            t0 = time.perf_counter()
+            prog([a, b], [n, parallel], [])
+            return time.perf_counter() - t0
+
+        small, team = [], []
+        for _ in range(3):
+            run(2048, 1), run(big, 0)
+        for _ in range(25):
+            small.append(run(2048, 0))
+            team.append(run(2048, 1))
+        overhead = max(sorted(team)[12] - sorted(small)[12], 0.0)
+        per_element = min(run(big, 0) for _ in range(5)) / big
+        cores = self.threads
+        work = overhead * cores / (cores - 1) / max(per_element, 1e-12)
+        _debug.log("devices", f"cpu: a thread team costs {overhead * 1e6:.1f} us, an element "
+                              f"{per_element * 1e9:.2f} ns: parallel from {work:.0f} loads")
+        return int(min(max(work, 4096), 1 << 24))
 
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> Buffer:
