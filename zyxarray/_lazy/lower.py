@@ -63,11 +63,6 @@ SPLIT_PARTS = 64
 COLUMN_BLOCK = 64
 PARALLEL_MIN = 1 << 15    # domains smaller than this run on one thread (a device that
                           # measured its threads' cost says where: ``parallel_work``)
-MATH_WEIGHT = 6           # an element's transcendental op (exp, sin, pow...) against a load:
-                          # the cpu device, one core, 2**18 float64: exp 331 us, + 1 55 us
-_MATH_OPS = frozenset({Op.EXP, Op.EXPM1, Op.LOG, Op.LOG1P, Op.LOG2, Op.LOG10, Op.SIN, Op.COS,
-                       Op.TAN, Op.ASIN, Op.ACOS, Op.ATAN, Op.SINH, Op.COSH, Op.TANH, Op.ASINH,
-                       Op.ACOSH, Op.ATANH, Op.POW, Op.ATAN2, Op.HYPOT, Op.LOGADDEXP})
 GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
@@ -480,17 +475,14 @@ def _shape_arguments(c: Canonical) -> tuple[list[int], list[int], list[int]]:
             if v.mask is not None:
                 ints += [x for pair in v.mask for x in pair]
     suffix = _strategy_args(c)
-    suffix.append(1 if c.info.compute_units > 1 and _work(c) >= c.info.extra.get(
+    # (the domain's points against what the device measured a thread team to cost. Points
+    # are not weighted by their transcendental ops: on 16 cores a logistic regression's
+    # sigmoid of 20,000 points, next to the BLAS's threads, then ran on the team and the
+    # program took 36 -> 42-51 ms)
+    total = math.prod(c.outer) * math.prod(c.red)
+    suffix.append(1 if c.info.compute_units > 1 and total >= c.info.extra.get(
         "parallel_work", PARALLEL_MIN) else 0)
     return ints, suffix, slots
-
-
-def _work(c: Canonical) -> int:
-    """A loop-style kernel's work, in loads of an element: its domain's points, each weighted
-    by its transcendental ops (the parallel flag compares it with the device's measure of
-    what a thread team costs)."""
-    math_ops = sum(1 for e in c.plan.exprs if e.kind == "ALU" and e.arg in _MATH_OPS)
-    return math.prod(c.outer) * math.prod(c.red) * (1 + MATH_WEIGHT * math_ops)
 
 
 def _const_arguments(consts: list[Any], kinds: tuple[str, ...]) -> tuple[list[int], list[float]]:
