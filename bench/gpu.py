@@ -9,7 +9,13 @@ wait for each result; Python's own cost per call counts when it exceeds the kern
 latency-bound cases, dependent ops and a scalar read, time single calls in alternating rounds
 of CuPy and zyxarray, best of 200 each) and prints the ratio
 cupy_time / zyxarray_time (> 1: zyxarray is faster) and, for memory-bound cases, the
-useful traffic in TB/s and its fraction of the device-to-device copy bandwidth.
+useful traffic in TB/s and its fraction of the device-to-device copy bandwidth. The row
+cases (softmax, layer norm, logsumexp, var, argmax, cumulative_sum) also give their time on
+the device (from the device's own timers, the ``profile`` topic: CUDA events after a short
+spin, so that the launch is queued before the first event; Vulkan timestamps) and that
+bandwidth: the wall time of one such call is mostly Python. Their 32 MB input can stay in
+an H100's 50 MB L2 cache between calls (var then reads it at more than the copy's
+bandwidth); Nsight Compute, which flushes the caches, gives longer times.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ class Bench:
         self.dev = registry.get(device)
         self.name = device
         self.results: list[dict] = []
+        self.copy_bw = 0.0      # bytes/s of a device-to-device copy (``copy_bandwidth``)
 
     def zsync(self) -> None:
         self.dev.synchronize()
@@ -81,6 +88,35 @@ class Bench:
 
     def run(self, a: xp.Array) -> None:
         realize(a._node)
+
+    def device_time(self, fn: Callable[[], xp.Array], calls: int = 10) -> float | None:
+        """Seconds on the device per call of ``fn`` (all its kernels), the median of
+        ``calls``, from the device's own timers (the ``profile`` topic: CUDA events around
+        each launch, Vulkan timestamps); None where the device keeps no kernel times."""
+        import contextlib
+        import io
+        import statistics
+
+        from zyxarray import _debug
+        times = getattr(self.dev, "kernel_times", None)
+        if times is None:
+            return None
+        self.run(fn())
+        self.zsync()
+        per_call = []
+        with _debug.debug("profile"), contextlib.redirect_stderr(io.StringIO()):
+            for _ in range(calls):
+                times.clear()
+                self.run(fn())
+                self.zsync()
+                per_call.append(sum(sum(v) for v in times.values()))
+        return statistics.median(per_call)
+
+    def device_note(self, fn: Callable[[], xp.Array], traffic: float, copy_bw: float) -> str:
+        t = self.device_time(fn) if copy_bw > 0 else None
+        if t is None or t <= 0:
+            return ""
+        return f"; on the device {t * 1e6:.1f} us, {traffic / t / copy_bw:.0%} of copy bandwidth"
 
     def add(self, case: str, t_cp: float | None, t_zx: float, target: str, ok: bool,
             traffic: float | None = None, note: str = "") -> None:
@@ -108,6 +144,7 @@ class Bench:
             tz = best(lambda: zdev.copy(zb, za), self.zsync)
             self.add(f"device-to-device copy ({self.name} runtime)", t, tz, "-", True,
                      2 * 4 * n, "reference")
+        self.copy_bw = bw
         return bw
 
     def chain(self, n: int, copy_bw: float) -> None:
@@ -147,7 +184,8 @@ class Bench:
         t_zx = best(lambda: self.run(sm(z, xp)), self.zsync)
         ok = np.allclose(np.asarray(sm(z, xp)), cp.asnumpy(sm(c, cp)), rtol=1e-4, atol=1e-6)
         self.add(f"row softmax {rows}x{cols} f32", t_cp, t_zx, ">= 3x", ok, 2 * 4 * h.size,
-                 f"{len(xp.explain(sm(z, xp)))} kernel(s)")
+                 f"{len(xp.explain(sm(z, xp)))} kernel(s)"
+                 + self.device_note(lambda: sm(z, xp), 2 * 4 * h.size, self.copy_bw))
 
     def sums(self, n: int, copy_bw: float) -> None:
         cp = self.cp
@@ -220,7 +258,8 @@ class Bench:
             traffic = 4 * (h.size + n_out[name])
             self.add(f"{name} along rows {rows}x{cols} f32", t_cp, t_zx, target, ok, traffic,
                      f"{traffic / t_zx / copy_bw:.0%} of copy bandwidth, "
-                     f"{len(xp.explain(fn(z, zg, xp)))} kernel(s)")
+                     f"{len(xp.explain(fn(z, zg, xp)))} kernel(s)"
+                     + self.device_note(lambda f=fn: f(z, zg, xp), traffic, copy_bw))
 
     def layouts(self, copy_bw: float, quick: bool) -> None:
         """A mean over the middle axis of a 3-D array and ``x + x.T`` (a transposed read)."""

@@ -426,6 +426,23 @@ def test_launch_edge_cases(gpu: Any) -> None:
 
 
 @needs_gpu
+def test_the_profile_topic_times_each_launch_on_the_device(gpu: Any) -> None:
+    """With the ``profile`` debug topic on, each launch runs between two CUDA events and its
+    device time is kept by program name (what ``bench/gpu.py`` reports as device time)."""
+    from zyxarray import _debug
+    prog = gpu.compile(SCALE, _scale_ir())
+    x = np.arange(1 << 20, dtype=np.float32)
+    gpu.kernel_times.clear()
+    _launch_scale(gpu, prog, x, 2.0)
+    assert prog.name not in gpu.kernel_times          # (off: launches are not timed)
+    with _debug.debug("profile"):
+        out, _ = _launch_scale(gpu, prog, x, 2.0)
+    assert (out == x * 2).all()
+    (seconds,) = gpu.kernel_times[prog.name]
+    assert 0 < seconds < 0.1
+
+
+@needs_gpu
 def test_local_size_beyond_the_kernel_limit_is_a_compile_error(gpu: Any) -> None:
     # __launch_bounds__(256) caps the block size at 256 threads
     with pytest.raises(CompileError, match="exceeds"):

@@ -164,6 +164,20 @@ class _BorrowedBuffer(Buffer):
 
 
 # -- programs -------------------------------------------------------------------------------
+_spin: Any = None
+
+
+def _profile_spin() -> Any:
+    """A one-thread kernel that spins for ``cycles`` clock cycles (the profile topic's)."""
+    global _spin
+    if _spin is None:
+        _spin = _cupy.RawKernel(r'''extern "C" __global__ void zx_spin(long long cycles) {
+            const long long start = clock64();
+            while (clock64() - start < cycles) { }
+        }''', "zx_spin")
+    return _spin
+
+
 class CUDAProgram(Program):
     """A loaded kernel. ``__call__`` packs the arguments into preallocated ctypes storage and
     calls ``cuLaunchKernel`` directly (a few microseconds per launch)."""
@@ -221,6 +235,8 @@ class CUDAProgram(Program):
 
     def _launch(self, dev: CUDADevice, buffers: list[Buffer], ints: list[int],
                 floats: list[float], groups: int) -> Event:
+        if _debug.enabled("profile"):
+            return self._timed(dev, buffers, ints, floats, groups)
         try:
             if self.cupy_launch:
                 args = ([b.handle.ptr for b in buffers] + [int(i) for i in ints]
@@ -239,6 +255,26 @@ class CUDAProgram(Program):
                 self._fast_launch(dev, buffers, ints, floats, groups)
             except Exception as e2:
                 raise self._launch_error(e2, groups) from e2
+        return dev.record()
+
+    def _timed(self, dev: CUDADevice, buffers: list[Buffer], ints: list[int],
+               floats: list[float], groups: int) -> Event:
+        """The launch between two CUDA events, waited for: its device time goes to
+        ``dev.kernel_times`` and the ``profile`` topic (as the vulkan device's timestamps).
+        A short spin goes first, so that the launch is queued before the GPU reaches the
+        first event: the interval is the kernel's, not the host's time to launch it."""
+        start, end = _cupy.cuda.Event(), _cupy.cuda.Event()
+        spin = _profile_spin()
+        with dev.stream:
+            spin((1,), (1,), (np.int64(200_000),))      # (about 0.1 ms at 2 GHz)
+        start.record(dev.stream)
+        self._fast_launch(dev, buffers, ints, floats, groups)
+        end.record(dev.stream)
+        end.synchronize()
+        seconds = _cupy.cuda.get_elapsed_time(start, end) / 1e3
+        dev.kernel_times.setdefault(self.name, []).append(seconds)
+        _debug.log("profile", f"{dev.info.name} {self.name}: {seconds * 1e6:.1f} us on the "
+                              "device")
         return dev.record()
 
     def _fast_launch(self, dev: CUDADevice, buffers: list[Buffer], ints: list[int],
@@ -337,6 +373,7 @@ class CUDADevice(Device):
             self.stream = cp.cuda.Stream(non_blocking=True)        # launches and copies in
             self.read_stream = cp.cuda.Stream(non_blocking=True)   # copies out
         self.stream_ptr = self.stream.ptr
+        self.kernel_times: dict[str, list[float]] = {}   # program name -> device seconds
         self._events: list[int] = []                  # recycled event handles
         self._pending: list[tuple[int, Any]] = []     # collected events guarding host memory
         self._ptx = False
