@@ -209,8 +209,8 @@ def test_the_stop_flag_ends_a_launch_with_keyboard_interrupt() -> None:
 
 def test_the_thread_team_is_used_where_the_device_measured_it_pays() -> None:
     """The cpu device measures what waking its thread team costs against what an element
-    costs one thread (``parallel_work``, in points); a kernel runs on the team when its
-    domain has that many points."""
+    costs one thread (``parallel_work``, in points, once, when a kernel first asks); a
+    kernel runs on the team when its domain has that many points."""
     import dataclasses
 
     from zyxarray._lazy.lower import canonicalize
@@ -220,7 +220,9 @@ def test_the_thread_team_is_used_where_the_device_measured_it_pays() -> None:
     if dev.info.compute_units < 2:
         pytest.skip("one thread: no team")
     work = dev.info.extra["parallel_work"]
-    assert 4096 <= work <= 1 << 24
+    if callable(work):          # (measured when a kernel large enough first asks)
+        work = work()
+    assert 4096 <= work <= 1 << 24 and dev.info.extra["parallel_work"] == work
     x = xp.asarray(np.ones(40_000), device="cpu")
 
     def flag(y: xp.Array, threshold: int) -> int:

@@ -291,7 +291,7 @@ def test_a_keyed_graph_of_several_kernels_is_not_walked(
     # each step realizes an intermediate between building the graph and realizing it (as a
     # library call realizes its input): the plans load it, found by its path too
     walks.clear()
-    for step in range(4):
+    for _ in range(4):
         d = xp.sum((x[:, None, :] - c[None, :, :]) ** 2, axis=2)
         w = xp.exp(-(d - xp.min(d, axis=1, keepdims=True)))
         total = xp.sum(w, axis=0)

@@ -21,6 +21,13 @@ import numpy as np
 
 from .. import _debug
 
+#: a loop-style device's thread team: a kernel of fewer domain points than ``PARALLEL_FLOOR``
+#: never runs on it; one of more runs on it from the points the device measured the team to
+#: be worth (``DeviceInfo.extra["parallel_work"]``: a number, or a function that measures it
+#: on first use), or from ``PARALLEL_DEFAULT`` where it measured nothing
+PARALLEL_FLOOR = 1 << 12
+PARALLEL_DEFAULT = 1 << 15
+
 
 @dataclass(frozen=True)
 class DeviceInfo:

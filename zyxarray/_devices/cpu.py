@@ -26,7 +26,18 @@ import numpy as np
 from .. import _debug, _env
 from .._errors import CompileError
 from . import cache
-from .base import COMPLETED, Buffer, Device, DeviceInfo, Event, MemoryPool, Program, byte_range
+from .base import (
+    COMPLETED,
+    PARALLEL_DEFAULT,
+    PARALLEL_FLOOR,
+    Buffer,
+    Device,
+    DeviceInfo,
+    Event,
+    MemoryPool,
+    Program,
+    byte_range,
+)
 
 CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", "-fwrapv",
           "-fno-math-errno", "-ffp-contract=off", "-fno-strict-aliasing")
@@ -223,18 +234,22 @@ class CPUDevice(Device):
         self.pool = MemoryPool("cpu", self._raw_alloc, lambda h: None, total)
         self._lock = threading.Lock()
         self.compiles = 0     # real compiler invocations in this process (tests read it)
-        if threads > 1:
-            work = self._parallel_work()
-            if work is not None:
-                self.info.extra["parallel_work"] = work
+        if threads > 1:     # (measured when a kernel first asks: ``_parallel_work_once``)
+            self.info.extra["parallel_work"] = self._parallel_work_once
+
+    def _parallel_work_once(self) -> int:
+        """``_parallel_work``, measured once, when the first kernel large enough to ask is
+        lowered (a process that computes only small arrays measures nothing)."""
+        work = self._parallel_work()
+        self.info.extra["parallel_work"] = work = PARALLEL_DEFAULT if work is None else work
+        return work
 
     def _parallel_work(self) -> int | None:
-        """The smallest kernel worth a thread team, in loads of an element (``lower._work``),
-        measured: what waking the team costs (a tiny kernel with and without it, medians)
-        against what an element costs one thread. On the 2-core machine the team costs
-        about 40 us, and ``x + 1`` of 2**15 float64 took 52 us on two threads, 14 on one; on
-        more cores it costs less and splits more ways. None (the fixed ``PARALLEL_MIN``) when
-        the calibration kernel cannot be built."""
+        """The fewest domain points worth a thread team, measured: what waking the team
+        costs (a tiny kernel with and without it, medians) against what an element costs one
+        thread. On the 2-core machine the team costs 40-60 us, and ``x + 1`` of 2**15
+        float64 took 52 us on two threads, 12-14 on one; on more cores it splits more ways.
+        None (``PARALLEL_DEFAULT``) when the calibration kernel cannot be built."""
         try:
             prog = self.compile(CALIBRATION, None)
         except Exception as e:     # (a compiler that fails here fails for kernels too)
@@ -261,7 +276,7 @@ class CPUDevice(Device):
         work = overhead * cores / (cores - 1) / max(per_element, 1e-12)
         _debug.log("devices", f"cpu: a thread team costs {overhead * 1e6:.1f} us, an element "
                               f"{per_element * 1e9:.2f} ns: parallel from {work:.0f} loads")
-        return int(min(max(work, 4096), 1 << 24))
+        return int(min(max(work, PARALLEL_FLOOR), 1 << 24))
 
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes: int) -> Buffer:

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import BOOL, INDEX, Builder, Kernel, Op, identity
-from .._devices.base import DeviceInfo
+from .._devices.base import PARALLEL_DEFAULT, PARALLEL_FLOOR, DeviceInfo
 from . import tune
 from .graph import literal_value
 from .schedule import Expr, KernelPlan
@@ -61,8 +61,6 @@ from .view import View
 SPLIT_MIN = 1 << 15       # whole-array reductions at least this long are split over threads
 SPLIT_PARTS = 64
 COLUMN_BLOCK = 64
-PARALLEL_MIN = 1 << 15    # domains smaller than this run on one thread (a device that
-                          # measured its threads' cost says where: ``parallel_work``)
 GROUP = 256               # work items per work-group on thread-style devices
 COLUMN_WIDTH = 32         # outputs side by side in a ``g_column`` work-group
 SERIAL_MAX = 32           # reductions at most this long run in one work item each
@@ -480,8 +478,13 @@ def _shape_arguments(c: Canonical) -> tuple[list[int], list[int], list[int]]:
     # sigmoid of 20,000 points, next to the BLAS's threads, then ran on the team and the
     # program took 36 -> 42-51 ms)
     total = math.prod(c.outer) * math.prod(c.red)
-    suffix.append(1 if c.info.compute_units > 1 and total >= c.info.extra.get(
-        "parallel_work", PARALLEL_MIN) else 0)
+    parallel = 0
+    if c.info.compute_units > 1 and total >= PARALLEL_FLOOR:
+        limit = c.info.extra.get("parallel_work", PARALLEL_DEFAULT)
+        if callable(limit):     # (the device measures it on first use)
+            limit = limit()
+        parallel = int(total >= limit)
+    suffix.append(parallel)
     return ints, suffix, slots
 
 
