@@ -241,7 +241,7 @@ def test_a_short_row_is_loaded_once_into_registers() -> None:
     assert row_cache(plan, "g_row", (1000,), 128, cats) == (8, False)
 
 
-@pytest.mark.parametrize("cols", [1024, 1000, 77, 2048])
+@pytest.mark.parametrize("cols", [1000, 77, 2048])
 def test_rows_kept_in_registers_match_numpy(device: str, cols: int) -> None:
     """Layer norm, logsumexp, softmax (also of a padded row), a row centred on its max,
     sums, var and argmax, rows of a whole number of group steps and not, with NaN and -inf
