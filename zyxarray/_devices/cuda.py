@@ -237,6 +237,11 @@ class CUDAProgram(Program):
                 floats: list[float], groups: int) -> Event:
         if _debug.enabled("profile"):
             return self._timed(dev, buffers, ints, floats, groups)
+        self._enqueue(dev, buffers, ints, floats, groups)
+        return dev.record()
+
+    def _enqueue(self, dev: CUDADevice, buffers: list[Buffer], ints: list[int],
+                 floats: list[float], groups: int) -> None:
         try:
             if self.cupy_launch:
                 args = ([b.handle.ptr for b in buffers] + [int(i) for i in ints]
@@ -255,7 +260,6 @@ class CUDAProgram(Program):
                 self._fast_launch(dev, buffers, ints, floats, groups)
             except Exception as e2:
                 raise self._launch_error(e2, groups) from e2
-        return dev.record()
 
     def _timed(self, dev: CUDADevice, buffers: list[Buffer], ints: list[int],
                floats: list[float], groups: int) -> Event:
@@ -268,7 +272,7 @@ class CUDAProgram(Program):
         with dev.stream:
             spin((1,), (1,), (np.int64(200_000),))      # (about 0.1 ms at 2 GHz)
         start.record(dev.stream)
-        self._fast_launch(dev, buffers, ints, floats, groups)
+        self._enqueue(dev, buffers, ints, floats, groups)
         end.record(dev.stream)
         end.synchronize()
         seconds = _cupy.cuda.get_elapsed_time(start, end) / 1e3

@@ -463,11 +463,12 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
     The intermediates they store are found in another graph of this key by their paths
     from the root (sources' positions, ``_interior``), not by walking it: a loop that
     realizes a few kernels each step (k-means: the distances, their argmin, the one-hot
-    labels) skips the walk that keys the structure memo. Fused reductions are interior
-    nodes the run does not need (they only steer scheduling). Plans that load an
-    intermediate realized elsewhere are not memoized: the key describes a tree over the
-    leaves (an intermediate realized since the key was made is not a leaf), and another
-    graph with this key computes from its leaves, which gives the same values."""
+    labels) skips the walk that keys the structure memo. An intermediate realized since the
+    key was made (not a leaf: the key describes the tree as it was built), which the plans
+    load, is found by its path too, and must be realized in the next graph as well. Fused
+    reductions are interior nodes the run does not need (they only steer scheduling). A
+    single kernel that loads such an intermediate is not memoized (``keyed_kernel`` launches
+    it from the leaves alone)."""
     if any(not isinstance(p, KernelPlan) for p in plans):
         return
     assert t.key is not None and t.leaves is not None
@@ -494,7 +495,7 @@ def _keep_keyed(t: Node, plans: list[KernelPlan | LibraryStep]) -> None:
             known.add(id(p.output))
             if p.output is not t:
                 made.append(p.output)
-    paths = _paths(t, made + read) if made or read else []
+    paths = _paths(t, made + read)
     if paths is None:
         return
     if len(_keyed) >= MAX_TEMPLATES:
