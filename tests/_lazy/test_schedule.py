@@ -242,3 +242,22 @@ def test_a_loop_that_observes_a_sum_of_its_state_stores_the_state() -> None:
     d = x - 1.0
     plans = schedule.schedule([xp.sum(d * d)._node.base()])
     assert len(plans) == 1
+
+
+def _jacobi(m: Any, u: Any) -> Any:
+    inner = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    mid = m.concatenate([u[1:-1, :1], inner, u[1:-1, -1:]], axis=1)
+    return m.concatenate([u[:1], mid, u[-1:]], axis=0)
+
+
+def test_a_column_padded_to_a_row_is_not_a_broadcast(device: str) -> None:
+    """``concat([u[1:-1, :1], inner, u[1:-1, -1:]], axis=1)`` pads a one-column slice to
+    the full width: its stride there is 0, but its mask lets one column through, so each
+    value is read once. Taken for a broadcast, it made the interior (9 operations) and the
+    concat each a kernel of their own: three kernels a Jacobi step instead of one."""
+    h = np.random.default_rng(3).standard_normal((12, 10))
+    u, expected = xp.asarray(h, device=device), h
+    for _ in range(3):
+        u, expected = _jacobi(xp, u), _jacobi(np, expected)
+    assert len(xp.explain(u)) == 3, "a kernel per step"
+    assert_close(u, expected, rtol=1e-12)

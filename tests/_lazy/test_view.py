@@ -34,9 +34,11 @@ def _all_indices(shape: tuple[int, ...]) -> Any:
 
 
 def _check(st_: tuple[View, ...], expected: np.ndarray) -> None:
+    """``expected`` holds each index's buffer offset, or -1 where a pad reads zero."""
     assert st_[0].shape == expected.shape, (st_, expected.shape)
     for idx in _all_indices(expected.shape):
-        assert st_index(st_, idx) == expected[idx], (st_, idx)
+        want = None if expected[idx] < 0 else expected[idx]
+        assert st_index(st_, idx) == want, (st_, idx)
 
 
 @st.composite
@@ -82,12 +84,14 @@ def _np_slice(a: np.ndarray, spec: tuple[tuple[int, int, int], ...]) -> np.ndarr
 
 @st.composite
 def view_ops(draw: st.DrawFn, base: tuple[int, ...], n_max: int = 4,
-             reshape: bool = True) -> list[tuple[str, Any]]:
+             reshape: bool = True, pad: bool = False) -> list[tuple[str, Any]]:
     """A chain of (fn_name, arg) valid for st_apply, starting from ``base``."""
     ops: list[tuple[str, Any]] = []
     shape = base
     for _ in range(draw(st.integers(0, n_max))):
         kinds = ["slice", "reshape"] if reshape else ["slice"]
+        if pad and shape:
+            kinds.append("pad")
         if len(shape) > 1:
             kinds.append("permute")
         if 1 in shape:
@@ -102,6 +106,9 @@ def view_ops(draw: st.DrawFn, base: tuple[int, ...], n_max: int = 4,
         elif kind == "permute":
             arg = tuple(draw(st.permutations(range(len(shape)))))
             shape = tuple(shape[i] for i in arg)
+        elif kind == "pad":
+            arg = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2))) for _ in shape)
+            shape = tuple(s + b + a for s, (b, a) in zip(shape, arg))
         else:
             arg = tuple(draw(st.integers(1, 3)) if s == 1 else s for s in shape)
             shape = arg
@@ -117,6 +124,8 @@ def _apply_np(a: np.ndarray, ops: list[tuple[str, Any]]) -> np.ndarray:
             a = np.reshape(a, arg)
         elif kind == "permute":
             a = np.transpose(a, arg)
+        elif kind == "pad":
+            a = np.pad(a, arg, constant_values=-1)
         else:
             a = np.broadcast_to(a, arg)
     return a
@@ -144,10 +153,10 @@ def test_compose_matches_numpy(data: st.DataObject) -> None:
     """compose(outer, inner): outer's views read inner's index space; merged or not, the
     offsets are those of NumPy's views of views."""
     base = data.draw(BASES, label="base")
-    inner_ops = data.draw(view_ops(base), label="inner")
+    inner_ops = data.draw(view_ops(base, pad=True), label="inner")
     inner = _apply_st((View.contiguous(base),), inner_ops)
     middle = _apply_np(np.arange(math.prod(base)).reshape(base), inner_ops)
-    outer_ops = data.draw(view_ops(middle.shape), label="outer")
+    outer_ops = data.draw(view_ops(middle.shape, pad=True), label="outer")
     outer = _apply_st((View.contiguous(middle.shape),), outer_ops)
     composed = compose(outer, inner)
     assert len(composed) <= len(outer) + len(inner)
@@ -157,8 +166,9 @@ def test_compose_matches_numpy(data: st.DataObject) -> None:
 @given(data=st.data())
 def test_merge_is_exact_when_it_succeeds(data: st.DataObject) -> None:
     base = data.draw(BASES, label="base")
-    b = _apply_st((View.contiguous(base),), data.draw(view_ops(base, 2), label="b"))[0]
-    a_ops = data.draw(view_ops(b.shape, 3), label="a")
+    b = _apply_st((View.contiguous(base),),
+                  data.draw(view_ops(base, 2, pad=True), label="b"))[0]
+    a_ops = data.draw(view_ops(b.shape, 3, pad=True), label="a")
     a_st = _apply_st((View.contiguous(b.shape),), a_ops)
     if len(a_st) != 1:
         return
@@ -168,7 +178,8 @@ def test_merge_is_exact_when_it_succeeds(data: st.DataObject) -> None:
         return
     assert m.shape == a.shape
     for idx in _all_indices(a.shape):
-        assert m.index(idx) == st_index((a, b), idx), (a, b, m, idx)
+        got = m.index(idx) if m.valid(idx) else None
+        assert got == st_index((a, b), idx), (a, b, m, idx)
 
 
 def test_merge_simple_cases() -> None:
@@ -230,3 +241,29 @@ def test_contiguous_strides_and_unravel() -> None:
             assert unravel(lin, shape) == np.unravel_index(lin, shape)
     assert View.contiguous((2, 3)).is_contiguous
     assert not View.make((2, 3), (3, 1), 1).is_contiguous
+
+
+def test_masked_views_merge() -> None:
+    """A concat pads a one-column slice of ``u`` to the full width, and the next concat pads
+    that to the full height: the two masks and the slice are one view (before, reading it
+    unravelled the linear index: two divisions and two remainders per load)."""
+    u = View.contiguous((300, 300))
+    column = u.slice(((1, 1, 298), (0, 1, 1))).pad(((0, 0), (0, 299)))
+    rows = View.contiguous((298, 300)).pad(((1, 1), (0, 0)))
+    m = merge(rows, column)
+    assert m == View.make((300, 300), (300, 0), 0, ((1, 299), (0, 1)))
+    for idx in [(0, 0), (1, 0), (1, 1), (298, 0), (299, 0), (7, 0), (7, 9)]:
+        want = st_index((rows, column), idx)
+        assert (m.index(idx) if m.valid(idx) else None) == want
+    # a mask that two of a's dimensions step along cannot be said by one view
+    flat = View.contiguous((12,)).pad(((0, 4),))       # 16 elements, the last 4 masked
+    assert merge(View.contiguous((4, 4)), flat) is None
+    assert merge(View.contiguous((4, 4)).slice(((0, 1, 2), (0, 1, 4))), flat) is not None
+    # a 0-d view of a padded element: no mask can say "nothing" (stack of two scalars,
+    # ``d[1] - d[0]``, read d[0] as the other scalar's value)
+    padded = View.make((1,), (0,), 0).pad(((1, 0),))
+    for i in (0, 1):
+        a = View.make((), (), i)
+        m = merge(a, padded)
+        want = st_index((a, padded), ())
+        assert m is None or (m.index(()) if m.valid(()) else None) == want, (i, m)

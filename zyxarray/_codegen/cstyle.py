@@ -432,6 +432,12 @@ class CStyleRenderer:
         if op is Op.WHERE:
             if d is not None and d.kind == "f" and self.bitmask_select:
                 return f"{self.helper('select', d)}({a[0]}, {a[1]}, {a[2]})"
+            if d is not None and d.kind in "iu" and self.bitmask_select:
+                # (gcc vectorizes no integer ?: whose condition is the same along the loop:
+                # a concat's position read through a padded view)
+                u = self.ctype(np.dtype(f"u{d.itemsize}"))
+                m = f"(({u})0 - ({u}){a[0]})"
+                return f"(({t})((({u}){a[1]} & {m}) | (({u}){a[2]} & ~{m})))"
             return f"({a[0]} ? {a[1]} : {a[2]})"
         if op is Op.MUL and kind == "c":
             # the textbook product, as NumPy's loop and the GPU dialects compute it (C99's

@@ -439,6 +439,12 @@ class Builder:
         return d
 
     def alu(self, op: Op, *srcs: int, dtype: Any = None) -> int:
+        if op is Op.WHERE and self.instrs[srcs[0]].op is Op.CONST:
+            return srcs[1] if self.instrs[srcs[0]].arg else srcs[2]
+        if op is Op.AND and self.dtype(srcs[0]).kind == "b":
+            for x, y in ((srcs[0], srcs[1]), (srcs[1], srcs[0])):
+                if self.instrs[x].op is Op.CONST:
+                    return y if self.instrs[x].arg else x
         if dtype is None:
             first = self.dtype(srcs[1] if op is Op.WHERE else srcs[0])
             if op in BOOL_RESULT:

@@ -45,6 +45,7 @@ Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +81,8 @@ COLUMN_GROUP = 1024       # ``g_column`` group (32 columns x 32 slices) with lau
 THREAD_SPLIT_MIN = 1 << 16   # whole-array reductions at least this long use ``g_split``
 SPLIT_GROUPS = 1024       # at most this many groups in the first ``g_split`` kernel
 COLUMN_SPLIT_ROWS = 64    # ``g_column_split``: the fewest reduced rows per work item
+INTERVAL_CUTS_MAX = 4     # ``elementwise``: the inner loop is split where masks along it
+                          # begin and end (at most this many cuts: a loop per interval)
 
 
 @dataclass(slots=True)
@@ -243,6 +246,10 @@ def _canonical_parts(plan: KernelPlan, info: DeviceInfo, forced: int | None = No
     cached = row_cache(plan, strategy, red, lanes, cats)
     if cached is not None:      # (a program per items-per-work-item count: in the key)
         key = key + (("row cache", *cached),)
+    if strategy == "elementwise":
+        cuts = inner_intervals(canon_sts, outer)
+        if cuts is not None:    # (a program per order of the masks' bounds: in the key)
+            key = key + (("intervals", *cuts),)
     c = Canonical(plan, info, outer, red, canon_sts, cats, strategy, lanes, key, [], [])
     prefix, suffix, slots = _shape_arguments(c)
     const_kinds = tuple("U" if d == np.dtype(np.uint64) else d.kind
@@ -264,6 +271,40 @@ def _mask_pattern(v: View) -> tuple | None:
     if not v.mask or any(lo >= hi for lo, hi in v.mask):
         return ("never",)
     return tuple(m != (0, s) for m, s in zip(v.mask, v.shape))
+
+
+def inner_intervals(sts: list[tuple[View, ...]], outer: tuple[int, ...]
+                    ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...],
+                               tuple[tuple[bool, ...], ...]] | None:
+    """Where the masks along an ``elementwise`` kernel's inner loop begin and end (a padded
+    operand, each part of a ``concat``): the cuts, each as (view, 0 for its mask's start or 1
+    for its end), in increasing order; the views masked along it; and per interval between
+    the cuts (the first from 0, the last to the end) whether each of those masks holds
+    there. Inside an
+    interval a mask holds everywhere or nowhere, so the loop over it needs no tests (and
+    vectorizes). None without masks along it or with more than ``INTERVAL_CUTS_MAX`` cuts.
+    The result depends on the masks' values (the program is built for their order: it
+    joins the key), the cuts' positions are the kernel's mask arguments."""
+    if not outer:
+        return None
+    pos, n = len(outer) - 1, outer[-1]
+    at: dict[int, tuple[int, int]] = {}
+    cut = []
+    for slot, st in enumerate(sts[:-1]):
+        m = st[0].mask
+        if m is None or any(lo >= hi for lo, hi in m) or m[pos] == (0, n):
+            continue
+        cut.append(slot)
+        for side, b in enumerate(m[pos]):
+            if 0 < b < n:
+                at.setdefault(b, (slot, side))
+    if not at or len(at) > INTERVAL_CUTS_MAX:
+        return None
+    edges = [0] + sorted(at) + [n]
+    holds = tuple(tuple(sts[slot][0].mask[pos][0] <= lo and hi <= sts[slot][0].mask[pos][1]
+                        for slot in cut)
+                  for lo, hi in itertools.pairwise(edges))
+    return tuple(at[b] for b in sorted(at)), tuple(cut), holds
 
 
 def _levels(plan: KernelPlan) -> dict[int, int]:
@@ -568,6 +609,10 @@ class _Lowerer:
         self.stashing: int | None = None   # expr the running reduction also stores (row)
         self.stashed: int | None = None    # expr read back from the output (row)
         self.unmasked: int | None = None   # loop position whose masks hold (elementwise)
+        self.along: dict[int, bool] | None = None  # view -> its mask along the inner loop
+        # holds (True) or fails (False) in the interval being lowered (``inner_intervals``)
+        self.clamped = False               # the last ``index`` clamped its coordinates
+        self.clamp_outer = c.strategy == "elementwise"
         self.row_valid: int | None = None  # a cached row's point is in the row (``_cached_row``)
         self.row_base: list[int] | None = None  # a cached row's point for what does not vary
         self.row_varies: set[int] = set()       # along it, and the exprs that do
@@ -633,14 +678,27 @@ class _Lowerer:
         b = self.b
         strides, offset, deeper, mask = self.st_params[slot]
         valid: int | None = None
-        if mask == "never":
+        inner = len(env) - 1
+        along = None if self.along is None else self.along.get(slot)
+        clamp = False
+        if mask == "never" or along is False:
             valid = b.const(False, BOOL)
         elif mask is not None:
+            # where this view's mask along an elementwise kernel's inner loop holds (or it
+            # has none there), its tests on the outer positions are the same all along the
+            # loop: the coordinates are clamped into the mask, so that the load is in bounds
+            # and contiguous (it vectorizes), and the test selects its value (``_value``)
+            clamp = self.clamp_outer and bool(env) and not deeper and (
+                mask[inner] is None or along is True or inner == self.unmasked)
             for pos, (var, m) in enumerate(zip(env, mask)):
-                if m is not None and pos != self.unmasked:
+                if m is not None and pos != self.unmasked and not (along and pos == inner):
                     valid = self._and(valid, self._in_range(var, m))
         lin = offset
-        for var, st in zip(env, strides):
+        for pos, (var, st) in enumerate(zip(env, strides)):
+            if clamp and mask[pos] is not None and pos != inner:
+                lo, hi = mask[pos]
+                var = b.emit(Op.MIN, INDEX, (b.emit(Op.MAX, INDEX, (var, lo)),
+                                             b.idx(Op.SUB, hi, b.const(1))))
             lin = b.idx(Op.ADD, lin, b.idx(Op.MUL, var, st))
         for shape, dstrides, doff, dmask in deeper:
             acc = doff
@@ -654,6 +712,8 @@ class _Lowerer:
                 for coord, m in zip(reversed(coords), dmask):
                     valid = self._and(valid, self._in_range(coord, m))
             lin = acc
+        if clamp and valid is not None:
+            self.clamped = True
         return lin, valid
 
     def _in_range(self, var: int, bounds: tuple[int, int]) -> int:
@@ -662,7 +722,7 @@ class _Lowerer:
         return b.alu(Op.AND, b.alu(Op.CMPLE, lo, var), b.alu(Op.CMPLT, var, hi))
 
     def _and(self, a: int | None, c: int) -> int:
-        return c if a is None else self.b.alu(Op.AND, a, c)
+        return c if a is None else self.b.alu(Op.AND, a, c)     # (the builder folds consts)
 
     def _nonneg(self, op: Op, a: int, n: int) -> int:
         """Division of non-negative index values (rendered as plain / and %)."""
@@ -699,11 +759,17 @@ class _Lowerer:
         if i == self.stashed:        # computed once by the last reduction loop (``_stash``)
             return b.load(self.out, self.index(len(self.st_params) - 1, env)[0])
         if e.kind == "LOAD":
+            self.clamped = False
             idx, valid = self.index(e.arg, env)
             if self.row_valid is not None and env is not self.row_base:
                 valid = self._and(valid, self.row_valid)
             if valid is None:
                 return b.load(self.bufs[e.arg], idx)
+            if b.instrs[valid].op is Op.CONST:      # (fails everywhere in this interval)
+                return b.const(0, e.dtype)
+            if self.clamped:        # (in bounds everywhere: loaded, then selected)
+                return b.alu(Op.WHERE, valid, b.load(self.bufs[e.arg], idx),
+                             b.const(0, e.dtype))
             return b.emit(Op.LOAD, e.dtype, (self.bufs[e.arg], idx, valid))
         if e.kind == "CONST" or e.kind == "LIT":
             return self.consts[i]
@@ -827,7 +893,23 @@ class _Lowerer:
         end = b.emit(Op.MIN, INDEX, (b.idx(Op.ADD, start, chunk), sizes[-1]))
         pos = len(env)
         los, his = self._masks_along(pos) if pos < len(self.c.outer) else ([], [])
-        if not los:
+        cuts = inner_intervals(self.c.sts, self.c.outer) if los else None
+        if cuts is not None:
+            # a loop per interval between the cuts, each mask along it holding or failing
+            # everywhere there (each part of a concat reads only in its own interval)
+            refs, masked, holds = cuts
+            bounds = [start]
+            for slot, side in refs:
+                at = self.st_params[slot][3][pos][side]
+                bounds.append(b.emit(Op.MIN, INDEX, (b.emit(Op.MAX, INDEX, (at, start)), end)))
+            bounds.append(end)
+            for k, pattern in enumerate(holds):
+                self.along = dict(zip(masked, pattern))
+                i = b.range(bounds[k], bounds[k + 1], "inner")
+                self._store(env + [i])
+                b.end(i)
+            self.along = None
+        elif not los:
             i = b.range(start, end, "inner")
             self._store((env + [i])[:len(self.c.outer)])
             b.end(i)

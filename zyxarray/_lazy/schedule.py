@@ -196,7 +196,10 @@ class _Builder:
         of the domain: a broadcast, other than the one through which the kernel's epilogue
         reads what its reductions give per kept point (that is what fusion is for)."""
         v = st[0]
-        if not any(stride == 0 and size > 1 for size, stride in zip(v.shape, v.strides)):
+        # (a masked axis of stride 0 that is valid at one index at most is not a broadcast:
+        # a column padded to a row by ``concat`` reads each value once)
+        if not any(stride == 0 and size > 1 and (v.mask is None or v.mask[d][1] - v.mask[d][0] > 1)
+                   for d, (size, stride) in enumerate(zip(v.shape, v.strides))):
             return False
         plan = self.plan
         return not plan.axes or st != (collapse_view(plan.domain, plan.axes),)

@@ -164,40 +164,79 @@ def unravel(linear: int, shape: tuple[int, ...]) -> tuple[int, ...]:
 def merge(a: View, b: View) -> View | None:
     """One view equal to ``a`` followed by ``b`` (a's linear index read in b's shape), or None.
 
+    Either may be masked (a padded view of a padded or sliced one: ``concat`` of slices). Each
+    dimension of ``a`` must step along one dimension of b's shape, and what ``a`` reads where
+    it is valid must stay inside b's shape (no carry from one coordinate into the next); b's
+    mask then becomes a range of each of a's dimensions, so a dimension of b that is masked
+    may be stepped along by one dimension of ``a`` at most.
+
     Whether two views merge, and into what, never depends on ``b``'s offset, which enters the
     result as a plain addend: the scheduler moves a window (graph.py) by shifting the last
     offset of what it composed, without composing again."""
     if b.mask is None and b.strides == contiguous_strides(b.shape):
         return a if b.offset == 0 else at_offset(a, a.offset + b.offset)
-    if b.mask is not None:
-        return b if a.is_contiguous and a.shape == b.shape else None
-    if a.is_contiguous and prod(a.shape) == prod(b.shape):
+    if b.mask is None and a.is_contiguous and prod(a.shape) == prod(b.shape):
         return b.reshape(a.shape)
     if prod(a.shape) == 0:
         return View.contiguous(a.shape)
-    # each dimension of ``a`` must step along exactly one dimension of b's shape, in range
+    amask = a.mask or tuple((0, s) for s in a.shape)
+    if any(lo >= hi for lo, hi in amask):
+        return a                # (reads nothing anywhere: a canonical all-masked view)
+    # the first index where ``a`` is valid, and the coordinates of b that it reads
+    first = a.offset + sum(lo * st for (lo, _), st in zip(amask, a.strides))
+    if not 0 <= first < prod(b.shape):
+        return None
     cstr = contiguous_strides(b.shape)
-    base = unravel(a.offset, b.shape)
+    base = unravel(first, b.shape)
     lo = list(base)
     hi = list(base)
     strides = []
-    for size, st in zip(a.shape, a.strides):
+    steps: list[tuple[int, int] | None] = []     # per dimension of a: (j, k) or None
+    for (size, st), (mlo, mhi) in zip(zip(a.shape, a.strides), amask):
         if size == 1 or st == 0:
             strides.append(0)
+            steps.append(None)
             continue
         j = next((j for j, c in enumerate(cstr) if c and abs(st) % c == 0), None)
         if j is None:
             return None
         k = st // cstr[j]
-        span = k * (size - 1)
+        span = k * (mhi - 1 - mlo)
         if span > 0:
             hi[j] += span
         else:
             lo[j] += span
         strides.append(k * b.strides[j])
+        steps.append((j, k))
     if any(lo[j] < 0 or hi[j] >= b.shape[j] for j in range(len(b.shape))):
         return None
-    return View.make(a.shape, tuple(strides), b.index(base), a.mask)
+    offset = b.index(base) - sum(s * m for s, (m, _) in zip(strides, amask))
+    if b.mask is None:
+        return View.make(a.shape, tuple(strides), offset, a.mask)
+    mask = list(amask)
+    moved = [False] * len(b.shape)
+    for d, step in enumerate(steps):
+        if step is None:
+            continue
+        j, k = step
+        if b.mask[j][0] <= lo[j] and hi[j] < b.mask[j][1]:
+            continue            # (every coordinate ``a`` reads along j is valid)
+        if moved[j]:
+            return None         # two of a's dimensions step along one masked dimension
+        moved[j] = True
+        blo, bhi = b.mask[j]
+        c0 = base[j] - k * amask[d][0]      # the coordinate of b at index 0 of dimension d
+        if k > 0:               # blo <= c0 + k*i < bhi
+            rlo, rhi = -((c0 - blo) // k), -((c0 - bhi) // k)
+        else:                   # blo <= c0 - m*i < bhi, m = -k
+            rlo, rhi = (c0 - bhi) // -k + 1, (c0 - blo) // -k + 1
+        mask[d] = (max(mask[d][0], rlo), min(mask[d][1], rhi))
+    for j, (blo, bhi) in enumerate(b.mask):
+        if not moved[j] and not blo <= lo[j] <= hi[j] < bhi:
+            if not a.shape:
+                return None     # (a 0-d view has no mask to say that it reads nothing)
+            mask = [(0, 0)] * len(a.shape)   # a fixed coordinate outside b's valid range
+    return View.make(a.shape, tuple(strides), offset, tuple(mask))
 
 
 ShapeTracker = tuple[View, ...]
