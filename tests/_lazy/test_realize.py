@@ -104,3 +104,41 @@ def test_a_move_to_host_memory_reads_into_the_new_buffer(
         assert not calls
     t = x.T.to_device("cpu")                 # (a view: through the host, as before)
     np.testing.assert_array_equal(np.asarray(t), (np.arange(24.0).reshape(4, 6) * 3).T)
+
+
+def test_an_intermediate_is_freed_after_the_last_kernel_that_reads_it(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten pending Jacobi steps are ten kernels, each reading the step before. The list of
+    plans held every step's output to the end of the realization (ten arrays); each is now
+    let go when the next step has read it, so its memory serves a later step while it is
+    still in the caches (30 steps on 512 x 512: 7.7 -> 4.8 ms on the cpu device)."""
+    dev = registry.get(device)
+    pool = getattr(dev, "pool", None)
+    if pool is None or dev.info.style != "loops":
+        # (a GPU's queue keeps each launch's buffers until the launch has finished)
+        pytest.skip(f"{device}: no memory pool, or launches that run after they return")
+    h = np.random.default_rng(0).random((40, 40))
+    u, expected = xp.asarray(h, device=device), h
+    for _ in range(10):
+        inner = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        u = xp.concat([u[:1], xp.concat([u[1:-1, :1], inner, u[1:-1, -1:]], axis=1),
+                       u[-1:]], axis=0)
+        e = 0.25 * (expected[:-2, 1:-1] + expected[2:, 1:-1] + expected[1:-1, :-2]
+                    + expected[1:-1, 2:])
+        expected = np.concatenate([expected[:1], np.concatenate(
+            [expected[1:-1, :1], e, expected[1:-1, -1:]], axis=1), expected[-1:]], axis=0)
+    del inner
+    assert len(xp.explain(u)) == 10
+    most = [pool.in_use]
+    start = pool.in_use
+    real = pool.allocate
+
+    def allocate(nbytes: int) -> Any:
+        handle = real(nbytes)
+        most[0] = max(most[0], pool.in_use)
+        return handle
+
+    monkeypatch.setattr(pool, "allocate", allocate)
+    u.__array__()
+    assert most[0] - start <= 3 * h.nbytes, "at most a step, the one it reads, the result"
+    np.testing.assert_allclose(np.asarray(u), expected, rtol=1e-12)

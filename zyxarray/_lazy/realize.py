@@ -666,8 +666,12 @@ def realize(*nodes: Node) -> None:
                                    f"{list(p.output.shape)}: domain {list(p.domain)}, reduce "
                                    f"axes {list(p.axes)}, {len(p.exprs)} exprs, "
                                    f"{len(p.loads)} loads, {len(p.fused)} fused reductions")
-    for plan in plans:
-        run_plan(plan)
+    # (each plan let go once it has run: an intermediate that only later plans read is freed
+    # after the last of them, and its memory serves the next step's output while it is still
+    # in the caches; a loop of 30 Jacobi steps on 512 x 512 held 60 MB to the end)
+    plans.reverse()
+    while plans:
+        run_plan(plans.pop())
 
 
 def _describe(node: Node) -> str:
