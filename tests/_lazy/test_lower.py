@@ -388,3 +388,38 @@ def test_concats_of_slices_match_numpy(device: str, n: int) -> None:
                  np.concatenate([h[:, 1:], h[:, :1] + 1, h[:, :2]], axis=1))
     assert_close(xp.concat([a[1:], a[:1] * 3], axis=0)[:, ::-1],
                  np.concatenate([h[1:], h[:1] * 3], axis=0)[:, ::-1])
+
+
+def test_the_larger_read_decides_rows_or_columns() -> None:
+    """A reduction over axis 0 of ``x * s[:, None]``: ``s`` is contiguous along the reduced
+    axis, ``x`` along the kept one and 1024 times larger. Going by rows because some load
+    was contiguous along them walked x's columns (4096 x 1024 on the cpu device: 14.7 ms,
+    NumPy 5.3; by columns 0.58 ms). The same rule serves the GPU strategies and scans."""
+    from zyxarray._devices import registry
+    from zyxarray._lazy.lower import canonicalize
+    from zyxarray._lazy.schedule import schedule
+
+    h, hs = np.ones((256, 128)), np.arange(256.0)
+    x, s = xp.asarray(h, device="cpu"), xp.asarray(hs, device="cpu")
+    w = xp.asarray(np.arange(128.0), device="cpu")
+    cases = {"column": xp.sum(x * s[:, None], axis=0), "row": xp.sum(x * w, axis=1)}
+    for want, y in cases.items():
+        (plan,) = schedule([y._node.base()])
+        assert canonicalize(plan, registry.get("cpu").info).strategy == want
+    assert _thread_strategy(cases["column"])[0] == "g_column"
+    assert _thread_strategy(cases["row"])[0] == "g_row"
+    assert _thread_strategy(xp.cumulative_sum(x * s[:, None], axis=0))[0] == "g_scan_serial"
+    assert_close(cases["column"], (h * hs[:, None]).sum(axis=0), rtol=1e-12)
+    assert_close(cases["row"], (h * np.arange(128.0)).sum(axis=1), rtol=1e-12)
+
+
+def test_reductions_whose_loads_disagree_on_the_layout_match_numpy(device: str) -> None:
+    h = np.random.default_rng(4).standard_normal((300, 70))
+    hs, hw = np.linspace(-1, 1, 300), np.linspace(2, 3, 70)
+    x = xp.asarray(h, device=device)
+    s, w = xp.asarray(hs, device=device), xp.asarray(hw, device=device)
+    assert_close(xp.sum(x * s[:, None], axis=0), (h * hs[:, None]).sum(axis=0), rtol=1e-12)
+    assert_close(xp.max(x * w, axis=1), (h * hw).max(axis=1), rtol=1e-12)
+    assert_close(xp.cumulative_sum(x * s[:, None], axis=0),
+                 np.cumsum(h * hs[:, None], axis=0), rtol=1e-12)
+    assert_close(x.T @ s, h.T @ hs, rtol=1e-12)

@@ -356,7 +356,7 @@ def is_scan(plan: KernelPlan) -> bool:
 def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
               cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
     if is_scan(plan) and red:
-        return _scan_strategy(plan, outer, cats, info)
+        return _scan_strategy(plan, outer, red, cats, info)
     if info.style == "threads":
         return _thread_strategy(plan, outer, red, cats, info)
     if not red:
@@ -367,11 +367,25 @@ def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
     if k == 0 and len(red) == 1 and red[0] >= SPLIT_MIN and \
             max(_levels(plan).values(), default=0) == 0 and plan.full is False:
         return "split", lanes
-    if any(c[-1] == "1" for c in loads):
-        return "row", lanes
-    if k and any(c[k - 1] == "1" for c in loads):
+    along_row, along_column = _contiguous_reads(loads, outer + red, k)
+    if along_column > along_row:
         return "column", COLUMN_BLOCK
     return "row", lanes
+
+
+def _contiguous_reads(loads: list[tuple[str, ...]], shape: tuple[int, ...], k: int
+                      ) -> tuple[int, int]:
+    """The elements that loads contiguous along the reduction (a row) read, and those that
+    loads contiguous along the last kept axis (a column) read: the layout of the larger
+    decides the loop order. ``sum(x * s[:, None], axis=0)`` of 4096 x 1024 went by rows
+    because ``s`` (4096 elements) is contiguous along them, and walked x's columns, one
+    cache line a load: 14.7 ms, NumPy 5.3."""
+    def reads(cat: tuple[str, ...]) -> int:
+        return math.prod(n for n, c in zip(shape, cat) if c != "0")
+
+    row = sum(reads(c) for c in loads if c and c[-1] == "1")
+    column = sum(reads(c) for c in loads if k and c[k - 1] == "1") if k else 0
+    return row, column
 
 
 def _column_splits(outer: tuple[int, ...], red: tuple[int, ...], lanes: int,
@@ -388,14 +402,13 @@ def _column_splits(outer: tuple[int, ...], red: tuple[int, ...], lanes: int,
                       SPLIT_GROUPS))
 
 
-def _scan_strategy(plan: KernelPlan, outer: tuple[int, ...], cats: list[tuple[str, ...]],
-                   info: DeviceInfo) -> tuple[str, int]:
+def _scan_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
+                   cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
     if info.style != "threads":
         return "scan", 1
     size = 1 << (min(GROUP, max(info.max_work_group, 1)).bit_length() - 1)
-    loads = cats[:len(plan.loads)]
-    k = len(outer)
-    if k and any(c[k - 1] == "1" for c in loads) and not any(c[-1] == "1" for c in loads):
+    along_row, along_column = _contiguous_reads(cats[:len(plan.loads)], outer + red, len(outer))
+    if along_column > along_row:
         return "g_scan_serial", size
     return "g_scan", size
 
@@ -414,8 +427,8 @@ def _thread_strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, .
     k = len(outer)
     if _matmul_operands(plan, outer, red, cats) is not None:
         return "g_matmul", size
-    if k and size >= 2 * COLUMN_WIDTH and any(c[k - 1] == "1" for c in loads) and \
-            not any(c[-1] == "1" for c in loads):
+    along_row, along_column = _contiguous_reads(loads, outer + red, k)
+    if k and size >= 2 * COLUMN_WIDTH and along_column > along_row:
         lanes = size
         if info.launch_bounds:        # (a register-hungry kernel may not reach 1024 items)
             lanes = 1 << (min(COLUMN_GROUP, max(info.max_work_group, 1)).bit_length() - 1)
