@@ -232,8 +232,7 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
             return asarray(np.concatenate(host, axis=ax).astype(common.np, copy=False),
                            device=device)
         return Array._new(g.concat(tuple(g.cast(a._node, common.np) for a in parts), ax))
-    position = g.broadcast(g.reshape(g.iota(total, device),
-                                     (total,) + (1,) * (ndim - ax - 1)), shape)
+    position = g.shared_position(total, shape, ax, device)
     out: g.Node | None = None
     start = total
     for a in reversed(arrays):
@@ -246,8 +245,7 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
         if out is None:
             out = part
         else:
-            below = g.alu(Op.CMPLT, position,
-                          g.broadcast(g.const(start + n, np.int64, device), shape),
+            below = g.alu(Op.CMPLT, position, g.shared_fill(start + n, shape, device),
                           dtype=np.bool_)
             out = g.alu(Op.WHERE, below, part, out)
     if out is None:

@@ -157,6 +157,7 @@ def _forget_keys() -> None:
     _consts.clear()
     _literals.clear()
     _const_keys.clear()
+    _shared_views.clear()
 
 
 def const_key(dtype: np.dtype, device: Device) -> int:
@@ -368,6 +369,38 @@ MAX_SHARED_CONSTS = 4096
 
 def iota(n: int, device: Device) -> Node:
     return Node("IOTA", (), None, np.dtype(np.int64), (int(n),), device)
+
+
+#: shared views of iotas and constants (``shared_position``, ``shared_fill``): VIEW nodes of
+#: leaves, which are never realized or changed, so sharing them is safe (an ALU node is not
+#: shared: a reference from here would make the scheduler take it for a live array's)
+_shared_views: dict[tuple, Node] = {}
+
+
+def shared_position(total: int, shape: tuple[int, ...], axis: int, device: Device) -> Node:
+    """Each element's index along ``axis`` (of length ``total``) in an array of ``shape``:
+    an iota seen through a broadcast view, one node for every concat of that shape (a loop
+    that joins its pieces each step built three nodes a join for it)."""
+    key = ("position", total, shape, axis, device)
+    node = _shared_views.get(key)
+    if node is None:
+        if len(_shared_views) >= MAX_SHARED_CONSTS:
+            _shared_views.clear()
+        node = iota(total, device)
+        node = _shared_views[key] = broadcast(
+            reshape(node, (total,) + (1,) * (len(shape) - axis - 1)), shape)
+    return node
+
+
+def shared_fill(value: int, shape: tuple[int, ...], device: Device) -> Node:
+    """The int64 ``value`` broadcast to ``shape`` (a concat's bound), one node per value."""
+    key = ("fill", value, shape, device)
+    node = _shared_views.get(key)
+    if node is None:
+        if len(_shared_views) >= MAX_SHARED_CONSTS:
+            _shared_views.clear()
+        node = _shared_views[key] = broadcast(const(value, np.int64, device), shape)
+    return node
 
 
 def alu(op: Op, *srcs: Node, dtype: DTypeLike | None = None) -> Node:
