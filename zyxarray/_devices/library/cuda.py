@@ -62,8 +62,10 @@ def _operand(x: Any) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
     return x.data.ptr, x.shape, tuple(s // item for s in x.strides)
 
 
-#: dtype char -> (CuPy's cuBLAS bindings, their gemm for the dtype, 1 and 0 as host scalars)
-_GEMMS: dict[str, tuple[Any, Any, Any, Any]] = {}
+#: dtype char -> (CuPy's cuBLAS bindings, their gemm for the dtype, the addresses of 1 and 0
+#: as host scalars: ``.ctypes.data`` costs a microsecond a call)
+_GEMMS: dict[str, tuple[Any, Any, int, int]] = {}
+_SCALARS: list[Any] = []
 _INT32 = 2 ** 31 - 1
 
 
@@ -109,15 +111,17 @@ def _gemm(dtype: Any, a: tuple | None, b: tuple | None, out_ptr: int, out_contig
         import numpy as np
         from cupy_backends.cuda.libs import cublas
         fn = cublas.sgemm if dtype.char == "f" else cublas.dgemm
-        gemm = _GEMMS[dtype.char] = (cublas, fn, np.ones(1, dtype), np.zeros(1, dtype))
+        one, zero = np.ones(1, dtype), np.zeros(1, dtype)
+        _SCALARS.extend((one, zero))    # (kept alive: cuBLAS reads them by address)
+        gemm = _GEMMS[dtype.char] = (cublas, fn, one.ctypes.data, zero.ctypes.data)
     cublas, fn, one, zero = gemm
     cublas.setStream(handle, stream_ptr)
     cublas.setPointerMode(handle, cublas.CUBLAS_POINTER_MODE_HOST)
     # (row-major B is B^T column-major with its leading dimension: no transpose; a
     # column-major one is B itself, transposed by cuBLAS; the same for A)
     fn(handle, cublas.CUBLAS_OP_T if lb[0] else cublas.CUBLAS_OP_N,
-       cublas.CUBLAS_OP_T if la[0] else cublas.CUBLAS_OP_N, m, n, k, one.ctypes.data,
-       b_ptr, lb[1], a_ptr, la[1], zero.ctypes.data, out_ptr, max(m, 1))
+       cublas.CUBLAS_OP_T if la[0] else cublas.CUBLAS_OP_N, m, n, k, one,
+       b_ptr, lb[1], a_ptr, la[1], zero, out_ptr, max(m, 1))
     return True
 
 
