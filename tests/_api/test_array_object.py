@@ -376,3 +376,21 @@ def test_numpy_gets_a_writable_array_of_its_own(device: str) -> None:
         assert a.flags.writeable
         a[...] = -1.0
     np.testing.assert_array_equal(np.asarray(x), np.arange(12.0).reshape(3, 4) * 2)
+
+
+def test_a_read_in_memory_the_device_marked_fresh_is_handed_over() -> None:
+    """``__array__`` hands out the host array a device's read made for it alone: one that
+    owns its data, or one in memory the device marked ``fresh`` (cuda's pooled pinned
+    memory, which NumPy sees as a foreign buffer). Any other foreign memory is copied."""
+    from zyxarray._api._array_object import _hand_over
+    from zyxarray._devices.base import mark_fresh
+
+    foreign = np.frombuffer(bytearray(64), dtype=np.float64)
+    foreign.flags.writeable = False
+    copied = _hand_over(foreign)
+    assert copied is not foreign and copied.flags.writeable
+    marked = mark_fresh(np.frombuffer(bytearray(64), dtype=np.float64))
+    marked.flags.writeable = False
+    view = marked.reshape(2, 4)
+    out = _hand_over(view)
+    assert out is view and out.flags.writeable and marked.flags.writeable

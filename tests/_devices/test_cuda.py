@@ -626,3 +626,27 @@ def test_wrap_cupy_is_zero_copy(gpu: Any) -> None:
     np.testing.assert_array_equal(gpu.copy_out(wrapped).view(np.int32), np.arange(0, 20, 2))
     with pytest.raises(TypeError):
         gpu.wrap_cupy(np.zeros(3))
+
+
+@needs_gpu
+def test_a_large_read_lands_in_pinned_memory_and_is_handed_over() -> None:
+    """A read above ``SMALL_READ`` goes straight into pooled pinned host memory (32 MiB on an
+    H100: 0.73 ms, where pageable memory took 8-11 ms, CuPy's ``asnumpy`` too), and
+    ``numpy.asarray`` hands that array out without a second copy, writable."""
+    import zyxarray as xp
+    from zyxarray._devices.base import is_fresh
+
+    dev = _gpus()[0]
+    h = np.random.default_rng(0).standard_normal(1 << 17)      # 1 MiB
+    x = xp.asarray(h, device=dev.name) * 2.0
+    raw = dev.copy_out(xp.asarray(h, device=dev.name)._node.buffer)
+    assert is_fresh(raw) and not raw.flags.writeable
+    assert np.array_equal(raw.view(np.float64), h)
+    out = np.asarray(x)
+    root = out
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    assert is_fresh(root), "handed over, not copied"
+    assert out.flags.writeable and np.array_equal(out, h * 2.0)
+    out[0] = 7.0                # (its own memory: the device's value is untouched)
+    assert float(x[0]) == h[0] * 2.0

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._codegen.ir import Op
-from .._devices.base import Device, export_host
+from .._devices.base import Device, export_host, is_fresh
 from .._lazy import graph as g
 from .._lazy.realize import bound_depth, read_scalar, realize, store_element, to_host, write_region
 from .._lazy.view import ShapeTracker, View, compose
@@ -145,13 +145,15 @@ def _known_int(k: Any) -> int | None:
 
 def _hand_over(host: np.ndarray) -> np.ndarray:
     """A host array that a read from a device's own memory made (``copy_out`` allocates it
-    for this read alone, read-only): made writable and handed out as it is, without the
-    copy that a view of host-memory devices' buffers needs (a 32 MB result read from a GPU:
-    one copy, not two)."""
+    for this read alone, read-only, in memory it owns or in pinned memory it marked
+    ``fresh``): made writable and handed out as it is, without the copy that a view of
+    host-memory devices' buffers needs (a 32 MB result read from a GPU: one copy, not
+    two)."""
     chain = [host]
     while isinstance(chain[-1].base, np.ndarray):
         chain.append(chain[-1].base)
-    if not all(a.flags.owndata or isinstance(a.base, np.ndarray) for a in chain):
+    if not all(a.flags.owndata or isinstance(a.base, np.ndarray) or is_fresh(a)
+               for a in chain):
         return np.array(host, copy=True)    # (memory of something else: not ours to give)
     for a in reversed(chain):               # (the base first: a view follows its base)
         a.flags.writeable = True

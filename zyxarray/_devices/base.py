@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,6 +97,22 @@ class Buffer:
                 self.device.pool.release(self.nbytes, self.handle)
             except Exception:
                 return
+
+
+#: host arrays that a device's ``copy_out`` made for one read in memory it does not own as a
+#: NumPy array (pooled pinned memory), by id: the read's caller may hand them out as they are,
+#: as it does arrays that own their data (``mark_fresh``, ``is_fresh``)
+_fresh: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+
+
+def mark_fresh(array: np.ndarray) -> np.ndarray:
+    """Record that ``array`` was made for one read alone (nothing else refers to its memory)."""
+    _fresh[id(array)] = array
+    return array
+
+
+def is_fresh(array: np.ndarray) -> bool:
+    return _fresh.get(id(array)) is array
 
 
 def host_memory(buffer: Buffer, dtype: np.dtype) -> np.ndarray | None:
