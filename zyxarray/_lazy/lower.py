@@ -701,7 +701,8 @@ class _Lowerer:
             # has none there), its tests on the outer positions are the same all along the
             # loop: the coordinates are clamped into the mask, so that the load is in bounds
             # and contiguous (it vectorizes), and the test selects its value (``_value``)
-            clamp = self.clamp_outer and bool(env) and not deeper and (
+            clamp = self.clamp_outer and bool(env) and not deeper and \
+                slot < len(self.st_params) - 1 and (     # (loads: a store is never clamped)
                 mask[inner] is None or along is True or inner == self.unmasked)
             for pos, (var, m) in enumerate(zip(env, mask)):
                 if m is not None and pos != self.unmasked and not (along and pos == inner):
