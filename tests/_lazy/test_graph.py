@@ -181,6 +181,24 @@ def test_structure_keys(device: str) -> None:
     assert one.op == "BUFFER" and one.leaves is None and one.key == a.key
 
 
+def test_sources_sharing_their_leaves_are_keyed_as_any_others(device: str) -> None:
+    """Views of one pending value (``u[:-2] + u[2:]``) share its leaves tuple, and their op
+    is keyed without walking the leaves again: the same key as the walk gives, for which the
+    tuples need only be equal."""
+    dev = registry.get(device)
+    a, b = (g.from_host(np.arange(6.0) + k, dev) for k in range(2))
+    u = g.alu(Op.MUL, g.alu(Op.ADD, a, b), a)
+    lo, hi = g.slice_view(u, ((0, 1, 4),)), g.slice_view(u, ((2, 1, 4),))
+    assert lo.leaves is hi.leaves is u.leaves
+    fast = g.alu(Op.ADD, lo, hi)
+    hi.leaves = tuple(list(hi.leaves))      # (equal, not the same tuple: the walk)
+    walked = g.alu(Op.ADD, lo, hi)
+    assert fast.key == walked.key and fast.leaves == walked.leaves == (a, b)
+    three = g.alu(Op.WHERE, g.alu(Op.CMPLT, lo, hi, dtype=np.bool_), lo, lo)
+    assert three.leaves == (a, b) and three.key is not None
+    assert g.alu(Op.ADD, lo, g.slice_view(g.alu(Op.NEG, u), ((1, 1, 4),))).key != fast.key
+
+
 # -- reductions of one broadcast value are folded (issue 17) ----------------------------------
 def test_a_sum_of_zeros_is_a_constant_not_a_computation() -> None:
     from zyxarray._lazy.realize import stats
