@@ -400,3 +400,26 @@ def test_many_inputs_in_cpu_memory_join_in_one_copy() -> None:
     assert realize.stats["kernels"] == before
     lazy = xp.stack(rows[:11] + [xp.sum(xp.ones((6, 6)), axis=0)])
     np.testing.assert_array_equal(np.asarray(lazy)[-1], np.full(6, 6.0))
+
+
+def test_a_concat_of_shapes_seen_before_reuses_its_recipe(device: str) -> None:
+    """The second concat of inputs with the same shapes, dtypes and axis builds its select
+    chain from what the first worked out (a loop's join), and gives the new inputs' values:
+    mixed dtypes promoted, an empty part skipped, a zeros part (a padding) and other shapes
+    taking the full path."""
+    from zyxarray._api import _manipulation_functions as mf
+
+    rng = np.random.default_rng(9)
+    for round_ in range(3):
+        h = [rng.standard_normal((3, 2)), rng.integers(0, 9, (3, 4)).astype(np.int16),
+             np.zeros((3, 0)), rng.standard_normal((3, 1)).astype(np.float32)]
+        parts = [xp.asarray(a, device=device) for a in h]
+        assert_close(xp.concat(parts, axis=-1), np.concatenate(h, axis=-1))
+        if round_:
+            assert mf._concat_signature(parts, -1) in mf._CONCATS
+        zero = xp.zeros((3, 2), device=device)
+        assert_close(xp.concat([zero, parts[0]], axis=1),
+                     np.concatenate([np.zeros((3, 2)), h[0]], axis=1))
+        assert_close(xp.concat(parts[:2], axis=1), np.concatenate(h[:2], axis=1))
+    with pytest.raises(ValueError):
+        xp.concat([parts[0], xp.asarray(np.ones((4, 2)), device=device)], axis=1)
