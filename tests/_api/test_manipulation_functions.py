@@ -403,10 +403,10 @@ def test_many_inputs_in_cpu_memory_join_in_one_copy() -> None:
 
 
 def test_a_concat_of_shapes_seen_before_reuses_its_recipe(device: str) -> None:
-    """The second concat of inputs with the same shapes, dtypes and axis builds its select
-    chain from what the first worked out (a loop's join), and gives the new inputs' values:
-    mixed dtypes promoted, an empty part skipped, a zeros part (a padding) and other shapes
-    taking the full path."""
+    """The second concat of inputs with the same shapes, dtypes and axis (and zeros in the
+    same places) builds its select chain, or its padding, from what the first worked out (a
+    loop's join), and gives the new inputs' values: mixed dtypes promoted, an empty part
+    skipped, zeros around an array a padded view of it."""
     from zyxarray._api import _manipulation_functions as mf
 
     rng = np.random.default_rng(9)
@@ -418,8 +418,13 @@ def test_a_concat_of_shapes_seen_before_reuses_its_recipe(device: str) -> None:
         if round_:
             assert mf._concat_signature(parts, -1) in mf._CONCATS
         zero = xp.zeros((3, 2), device=device)
-        assert_close(xp.concat([zero, parts[0]], axis=1),
-                     np.concatenate([np.zeros((3, 2)), h[0]], axis=1))
+        padded = xp.concat([zero, parts[0]], axis=1)
+        assert padded._node.op == "VIEW", "a padded view, no select"
+        assert_close(padded, np.concatenate([np.zeros((3, 2)), h[0]], axis=1))
+        if round_:
+            assert mf._concat_signature([zero, parts[0]], 1) in mf._CONCATS
+        assert_close(xp.concat([parts[0], parts[0] * 0.0], axis=1),   # (zeros, not known)
+                     np.concatenate([h[0], h[0] * 0.0], axis=1))
         assert_close(xp.concat(parts[:2], axis=1), np.concatenate(h[:2], axis=1))
     with pytest.raises(ValueError):
         xp.concat([parts[0], xp.asarray(np.ones((4, 2)), device=device)], axis=1)

@@ -227,6 +227,8 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
         before = sum(a.shape[ax] for a in parts[:where])
         after = total - before - data[0].shape[ax]
         widths = tuple((before, after) if i == ax else (0, 0) for i in range(ndim))
+        k = next(i for i, a in enumerate(arrays) if a is data[0])
+        _keep_recipe(arrays, axis, ("pad", common.np, k, widths))
         return Array._new(g.pad(g.cast(data[0]._node, common.np), widths))
     if len(parts) > CONCAT_FUSE_MAX:
         host = _in_cpu_memory(parts)
@@ -246,17 +248,24 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
         steps.append((k, widths, start + n if steps else None))
     if not steps:
         return Array._new(g.broadcast(g.const(0, common.np, device), shape))
-    recipe = (common.np, shape, total, ax, tuple(steps))
-    if len(_CONCATS) >= 1024:
-        _CONCATS.clear()
-    _CONCATS[_concat_signature(arrays, axis)] = recipe
+    recipe = ("select", common.np, shape, total, ax, tuple(steps))
+    _keep_recipe(arrays, axis, recipe)
     return _joined(arrays, recipe, device)
 
 
+def _keep_recipe(arrays: list[Array], axis: Any, recipe: tuple) -> None:
+    if len(_CONCATS) >= 1024:
+        _CONCATS.clear()
+    _CONCATS[_concat_signature(arrays, axis)] = recipe
+
+
 def _joined(arrays: list[Array], recipe: tuple, device: Any) -> Array:
-    """The select chain of a fused concat (``recipe``: what ``concat`` worked out for these
-    shapes, dtypes and axis)."""
-    dtype, shape, total, ax, steps = recipe
+    """A fused concat's node from its ``recipe`` (what ``concat`` worked out for these
+    shapes, dtypes and axis): one input padded with zeros, or a select chain."""
+    if recipe[0] == "pad":
+        _, dtype, k, widths = recipe
+        return Array._new(g.pad(g.cast(arrays[k]._node, dtype), widths))
+    _, dtype, shape, total, ax, steps = recipe
     position = g.shared_position(total, shape, ax, device)
     out: g.Node | None = None
     for k, widths, bound in steps:
@@ -272,12 +281,15 @@ def _joined(arrays: list[Array], recipe: tuple, device: Any) -> Array:
 
 
 def _concat_signature(arrays: list[Array], axis: Any) -> tuple:
-    return (axis, tuple([(a._node.shape, a._node.dtype, a._node.device) for a in arrays]))
+    """The inputs' shapes, dtypes, devices and which are zeros (a padding), and the axis."""
+    return (axis, tuple([(a._node.shape, a._node.dtype, a._node.device, _zeros_const(a))
+                         for a in arrays]))
 
 
-#: (axis, the inputs' shapes, dtypes and devices) -> the recipe of the select chain that a
-#: fused concat of them builds (``_joined``): a loop that joins pieces of the same shapes each
-#: step checks them and works out the pads once (a Jacobi step's two joins: 28 -> 18 us each)
+#: (axis, the inputs' shapes, dtypes, devices and zeros) -> the recipe of the padding or the
+#: select chain that a fused concat of them builds (``_joined``): a loop that joins pieces of
+#: the same shapes each step checks them and works out the pads once (a Jacobi step's two
+#: joins: 28 -> 18 us each)
 _CONCATS: dict[tuple, tuple] = {}
 
 
@@ -287,7 +299,7 @@ def _concat_again(arrays: list[Array], axis: Any) -> Array | None:
     if not _CONCATS or not 1 < len(arrays) <= CONCAT_FUSE_MAX:
         return None
     for a in arrays:
-        if type(a) is not Array or _zeros_const(a):
+        if type(a) is not Array:
             return None
     recipe = _CONCATS.get(_concat_signature(arrays, axis))
     if recipe is None:
