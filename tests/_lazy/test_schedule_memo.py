@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import math
 import weakref
+from typing import Any
 
 import numpy as np
 import pytest
@@ -302,6 +303,61 @@ def test_a_keyed_graph_of_several_kernels_is_not_walked(
         want = np.sum(wn[:, :, None] * hx[:, None, :], axis=0) / wn.sum(axis=0)[:, None]
         assert_close(c, want, rtol=1e-12)
     assert len(walks) <= 2
+
+
+def _jacobi_steps(m: Any, u: Any, steps: int) -> Any:
+    for _ in range(steps):
+        inner = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        mid = m.concatenate([u[1:-1, :1], inner, u[1:-1, -1:]], axis=1)
+        u = m.concatenate([u[:1], mid, u[-1:]], axis=0)
+    return u
+
+
+def test_a_keyed_graph_of_several_kernels_launches_without_plans(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a keyed graph of several kernels has run, another graph of its structure runs
+    its kernels from their launch records (``realize._realize_keyed_kernels``): no schedule,
+    no plans, no canonical forms; the same values, each step's buffer let go after the next
+    step read it, and a graph whose windows moved reads where they are now."""
+    graph._forget_keys()
+    h = np.random.default_rng(5).random((20, 16))
+    u = xp.asarray(h, device=device)
+    assert_close(_jacobi_steps(xp, u, 4), _jacobi_steps(np, h, 4), rtol=1e-12)
+    planned = []
+    original = realize.schedule
+
+    def counted(*args: object) -> object:
+        planned.append(1)
+        return original(*args)      # type: ignore[arg-type]
+
+    monkeypatch.setattr(realize, "schedule", counted)
+    for k in range(3):
+        h2 = h * (k + 2)
+        r = _jacobi_steps(xp, xp.asarray(h2, device=device), 4)
+        assert_close(r, _jacobi_steps(np, h2, 4), rtol=1e-12)
+    assert not planned, "launched from the records"
+    big = xp.asarray(np.random.default_rng(6).random((30, 16)), device=device)
+    window = big[5:25]       # (a window: its offset moves, the structure is the same)
+    assert_close(_jacobi_steps(xp, window, 4), _jacobi_steps(np, np.asarray(big)[5:25], 4),
+                 rtol=1e-12)
+    dev = u.device
+    pool = getattr(dev, "pool", None)
+    if pool is None or dev.info.style != "loops":
+        return      # (a GPU's queue keeps each launch's buffers until it has finished)
+    np.asarray(_jacobi_steps(xp, u, 10))
+    r = _jacobi_steps(xp, u, 10)
+    start, most = pool.in_use, [pool.in_use]
+    real = pool.allocate
+
+    def allocate(nbytes: int) -> Any:
+        handle = real(nbytes)
+        most[0] = max(most[0], pool.in_use)
+        return handle
+
+    monkeypatch.setattr(pool, "allocate", allocate)
+    planned.clear()
+    assert_close(r, _jacobi_steps(np, h, 10), rtol=1e-12)
+    assert not planned and most[0] - start <= 3 * h.nbytes, "each step let go in turn"
 
 
 def test_too_many_leaves_take_the_general_path(device: str) -> None:

@@ -30,7 +30,16 @@ from . import graph, tune
 from .files import load_files
 from .graph import Node
 from .lower import Canonical, _const_arguments, canonicalize, forget, lower, phases, scratch
-from .schedule import KernelPlan, LibraryStep, held_enabled, keyed_kernel, memo_stats, schedule
+from .schedule import (
+    KernelPlan,
+    LibraryStep,
+    _interior,
+    held_enabled,
+    keyed_kernel,
+    keyed_kernels,
+    memo_stats,
+    schedule,
+)
 from .view import contiguous_strides, span
 
 # Walking a pending graph recurses once per node; graphs are kept below MAX_DEPTH levels
@@ -372,35 +381,82 @@ def _realize_keyed(t: Node) -> bool:
     that kernel on this device."""
     spec = keyed_kernel(t.key)      # type: ignore[arg-type]
     if spec is None:
-        return False
+        return _realize_keyed_kernels(t)
     device = t.device
     ready = spec[3].get(("ready", device.info.name))
     if ready is None:
         ready = _ready(spec, device)
         if ready is None:
             return False
-    prog, loads, ints, moving, consts, kinds, suffix = ready
     leaves = t.leaves
     assert leaves is not None
-    buffers = [(leaves[i].srcs[0] if window else leaves[i]).buffer for i, window in loads]
+    _launch_ready(ready, leaves, t)
+    memo_stats["hits"] += 1     # (the scheduler's plans for this structure, reused)
+    return True
+
+
+def _launch_ready(ready: tuple, nodes: Sequence[Node], out: Node) -> None:
+    """Launch a kernel from its ``_ready`` record, reading the graph's ``nodes`` by the
+    positions the record names, into a new buffer for ``out``."""
+    prog, loads, ints, moving, consts, kinds, suffix = ready
+    buffers = [(nodes[i].srcs[0] if window else nodes[i]).buffer for i, window in loads]
     if moving:
         ints = list(ints)
         for pos, delta, w in moving:
-            ints[pos] = delta + leaves[w].arg[-1].offset
+            ints[pos] = delta + nodes[w].arg[-1].offset
     floats: list[float] = []
     if consts:
         const_ints, floats = _const_arguments(
-            [leaves[p].arg if type(p) is int else p.arg for p in consts], kinds)
+            [nodes[p].arg if type(p) is int else p.arg for p in consts], kinds)
         ints = ints + const_ints + suffix
     elif suffix:
         ints = ints + suffix
-    buf = device.alloc(t.nbytes)
+    buf = out.device.alloc(out.nbytes)
     buffers.append(buf)       # (a new buffer: no window the C hot path knows moves)
     buf.ready = prog(buffers, ints, floats)
     stats["kernels"] += 1
     stats["cache_hits"] += 1
-    memo_stats["hits"] += 1     # (the scheduler's plans for this structure, reused)
-    t.set_buffer(buf)
+    out.set_buffer(buf)
+
+
+def _realize_keyed_kernels(t: Node) -> bool:
+    """``_realize_keyed`` for a keyed graph of several kernels: each launched in turn from
+    its record, the intermediates found by their paths (``schedule._interior``), without
+    plans or canonical forms (a Jacobi step or a k-means step, each iteration: about 10 us
+    a kernel on the 2-core machine, more on slower hosts). False (nothing done) where the
+    graph differs or a kernel has not run by the slow path on this device yet. An
+    intermediate is let go after its last reader, as ``realize`` lets its plans go."""
+    found = keyed_kernels(t.key)    # type: ignore[arg-type]
+    if found is None:
+        return False
+    kernels, paths = found
+    device = t.device
+    readies = []
+    for spec in kernels:
+        ready = spec[3].get(("ready", device.info.name))
+        if ready is None:
+            ready = _ready(spec[:4], device)
+            if ready is None:
+                return False
+        readies.append(ready)
+    leaves = t.leaves
+    assert leaves is not None
+    nodes: list[Any] = _interior(t, paths, [*leaves, t])
+    if nodes is None:
+        return False
+    first = len(leaves) + 1     # (the intermediates' positions: after the leaves and t)
+    last = {}                   # intermediate position -> the last kernel that reads it
+    for k, ready in enumerate(readies):
+        for i, window in ready[1]:
+            if not window and i >= first:
+                last[i] = k
+    for k, (spec, ready) in enumerate(zip(kernels, readies)):
+        _launch_ready(ready, nodes, nodes[spec[4]])
+        for i, window in ready[1]:
+            if not window and last.get(i) == k:
+                nodes[i] = None
+    memo_stats["hits"] += 1
+    assert t.buffer is not None
     return True
 
 

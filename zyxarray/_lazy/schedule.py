@@ -569,6 +569,18 @@ def keyed_kernel(key: int) -> tuple | None:
     return None if template is None else template.kernel
 
 
+def keyed_kernels(key: int) -> tuple[list[tuple], list[tuple[tuple[int, ...], bool]]] | None:
+    """The kernels memoized for a keyed graph of several kernels (``_keep_keyed``), each as
+    ``keyed_kernel`` describes one plus the position of the node it stores, and the paths to
+    the intermediates (``_interior``): a realization runs them from another graph's leaves
+    and intermediates without making plans. None when none are memoized or one writes into
+    an existing buffer or a region."""
+    template = _keyed.get(key)
+    if template is None or template.kernels is None or len(template.kernels) < 2:
+        return None
+    return template.kernels, template.paths
+
+
 _keyed: dict[int, _Template] = {}
 
 
@@ -631,6 +643,7 @@ class _Template:
         self.steps: list[tuple] = []
         self.moves = False      # some plan reads a window
         self.kernel: tuple | None = None     # see keyed_kernel
+        self.kernels: list[tuple] | None = None     # see keyed_kernels
         # a keyed template's intermediates: path from the root, realized (``_interior``)
         self.paths: list[tuple[tuple[int, ...], bool]] = []
         for p in plans:
@@ -661,17 +674,23 @@ class _Template:
                                [pos[id(n)] for n in p.fused] if keep_fused else [],
                                [pos[id(n)] for n in p.needs],
                                p.out_view, p.into, p.domain_fixed, memo, p.reason))
-        if not keep_fused and len(plans) == 1 and self.steps[0][0] and \
-                plans[0].out_view is None and not plans[0].into:
-            _, _, _, _, _, _, _, loads, iotas, consts, *_ = self.steps[0]
-            offsets = []
-            for st, w, start in [(ld[1], ld[2], ld[3]) for ld in loads] + list(iotas):
-                for k, v in enumerate(st):
-                    moved = w is not None and k == len(st) - 1
-                    offsets.append((v.offset, w if moved else -1, start))
-            self.kernel = (tuple((-1, w) if w is not None else (i, -1)
-                                 for i, _, w, _ in loads),
-                           tuple(offsets), tuple(consts), self.steps[0][-2])
+        if not keep_fused and all(step[0] for step in self.steps) and \
+                all(p.out_view is None and not p.into for p in plans):  # type: ignore[union-attr]
+            self.kernels = [self._launch_spec(step) for step in self.steps]
+            if len(plans) == 1:
+                self.kernel = self.kernels[0][:4]
+
+    @staticmethod
+    def _launch_spec(step: tuple) -> tuple:
+        """A kernel step as ``keyed_kernel`` gives it, with the position of its output."""
+        _, o, _, _, _, _, _, loads, iotas, consts, *_ = step
+        offsets = []
+        for st, w, start in [(ld[1], ld[2], ld[3]) for ld in loads] + list(iotas):
+            for k, v in enumerate(st):
+                moved = w is not None and k == len(st) - 1
+                offsets.append((v.offset, w if moved else -1, start))
+        return (tuple((-1, w) if w is not None else (i, -1) for i, _, w, _ in loads),
+                tuple(offsets), tuple(consts), step[-2], o)
 
     def plans(self, nodes: list[Node]) -> list[KernelPlan | LibraryStep]:
         out: list[KernelPlan | LibraryStep] = []
