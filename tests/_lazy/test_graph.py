@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
+from tests.helpers import assert_close
 from zyxarray._codegen.ir import Op
 from zyxarray._devices import registry
 from zyxarray._lazy import graph as g
@@ -311,3 +312,40 @@ def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
             np.testing.assert_allclose(np.asarray(xp.var(w, axis=1, correction=1)),
                                        np.var(a[k * 20:(k + 1) * 20], axis=1, ddof=1),
                                        rtol=1e-4)
+
+
+def test_a_key_made_before_a_source_was_realized_is_made_again(device: str) -> None:
+    """``counts = sum(onehot, axis=0)`` is built before ``onehot`` is realized (by a library
+    call or a read): its key kept onehot's whole graph as leaves, and every value built
+    from it after did too, so a k-means loop's graph grew by a few leaves each iteration and
+    lost its key by the fourth. A source realized since is seen when the next node is built
+    (``graph._refresh``), and the loop's key stays the same size."""
+    rng = np.random.default_rng(2)
+    hx = rng.random((60, 4))
+    X = xp.asarray(hx, device=device)
+
+    def nearest(d: Any) -> Any:      # (one-hot of each row's minimum: a keyed reduction)
+        return xp.astype(d == xp.min(d, axis=1, keepdims=True), X.dtype)
+
+    onehot = nearest(X * 2.0 + 0.5)
+    counts = xp.sum(onehot, axis=0)
+    assert len(counts._node.leaves) == 3        # (X, 2.0, 0.5)
+    np.asarray(onehot)
+    m = xp.maximum(counts, 1.0)
+    assert len(m._node.leaves) == 2, "onehot's buffer and the 1.0"
+    hoh = (hx == hx.min(axis=1, keepdims=True)).astype(float)
+    assert_close(m, np.maximum(hoh.sum(axis=0), 1.0))
+    centers, hc, sizes = X[:3], hx[:3], []
+    for _ in range(6):
+        onehot = nearest(xp.sum((X[:, None, :] - centers[None, :, :]) ** 2, axis=2))
+        counts = xp.sum(onehot, axis=0)
+        np.asarray(onehot)
+        centers = xp.sum(onehot[:, :, None] * X[:, None, :], axis=0) / \
+            xp.maximum(counts, 1.0)[:, None]
+        sizes.append(None if centers._node.leaves is None else len(centers._node.leaves))
+        dn = ((hx[:, None, :] - hc[None, :, :]) ** 2).sum(axis=2)
+        oh = (dn == dn.min(axis=1, keepdims=True)).astype(float)
+        hc = (oh[:, :, None] * hx[:, None, :]).sum(axis=0) / \
+            np.maximum(oh.sum(axis=0), 1)[:, None]
+    assert None not in sizes and len(set(sizes[1:])) == 1, sizes
+    assert_close(centers, hc, rtol=1e-12)

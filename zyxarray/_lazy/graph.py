@@ -61,6 +61,7 @@ class Node:
         "depth",
         "device",
         "dtype",
+        "epoch",
         "key",
         "leaves",
         "op",
@@ -84,6 +85,7 @@ class Node:
         self.depth: int = depth
         self.leaves: tuple[Node, ...] | None = None
         self.key: int | None = None
+        self.epoch = _realized[0]   # (realizations so far: see ``_refresh``)
         if not srcs:
             self.key = _leaf_key(op, dtype, shape, device)
         elif op in _KEYED:
@@ -114,6 +116,8 @@ class Node:
     def set_buffer(self, buffer: Buffer) -> None:
         """Turn this node into realized data; drop the graph above it."""
         self.buffer = buffer
+        if self.srcs:
+            _realized[0] += 1       # (keys made before may now be stale: ``_refresh``)
         self.op = "BUFFER"
         self.srcs = ()
         self.arg = None
@@ -218,8 +222,48 @@ def _set_window_key(n: Node, src: Node) -> None:
         # a tuple that would hold the node in a reference cycle)
 
 
+#: how many pending nodes have been realized (``Node.set_buffer``); a node keyed before the
+#: last one may name leaves of a source that is now realized data (``_refresh``)
+_realized = [0]
+
+
+def _refresh(s: Node, depth: int = 4) -> None:
+    """Key ``s`` again if a source below it has been realized since its key was made. A key
+    describes the tree as it was built: k-means' ``counts = sum(onehot, axis=0)``, made before
+    ``onehot.T @ X`` realized ``onehot``, kept onehot's leaves, and so did every value built
+    from it; each iteration's graph carried the last one's leaves, past ``MAX_KEYED_LEAVES``
+    by the fourth, and lost its key (its plans then walked the graph every step). Sources
+    are refreshed first, ``depth`` levels down (each node once per realization: a long
+    pending chain is not walked again and again; below that a stale key is only less
+    useful)."""
+    epoch = s.epoch = _realized[0]
+    leaves = s.leaves
+    assert leaves is not None
+    stale = False
+    for x in s.srcs:
+        if x.leaves is not None:
+            if depth and x.epoch != epoch:
+                old = x.key
+                _refresh(x, depth - 1)
+                stale = stale or x.key != old
+        elif x.key is not None and not any(x is leaf for leaf in leaves):
+            stale = True    # (now a leaf, realized data or a window of it, not among its leaves)
+    if not stale:
+        return
+    s.key = None
+    s.leaves = None
+    if s.op == "VIEW" and s.srcs[0].op in _WINDOWED:
+        _set_window_key(s, s.srcs[0])
+    else:
+        _set_key(s, (s.op, s.arg, s.dtype, s.shape), s.srcs)
+
+
 def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
     """Key ``n`` (an op on ``srcs`` described by ``record``) if every source has a key."""
+    epoch = _realized[0]
+    for s in srcs:
+        if s.leaves is not None and s.epoch != epoch:
+            _refresh(s)
     if len(srcs) == 1:          # (views, reductions, casts, unary ops: the leaves as they are)
         s = srcs[0]
         k = s.key
@@ -491,6 +535,7 @@ def alu2(op: Op, a: Node, b: Node) -> Node:
     n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
     n.depth = (a.depth if a.depth >= b.depth else b.depth) + 1
     n.key = n.leaves = None
+    n.epoch = _realized[0]
     _set_key(n, ("ALU2", op), (a, b))
     return n
 
@@ -506,6 +551,7 @@ def alu1(op: Op, a: Node) -> Node:
     n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
     n.depth = a.depth + 1
     n.key = n.leaves = None
+    n.epoch = _realized[0]
     _set_key(n, ("ALU1", op), (a,))
     return n
 
@@ -524,6 +570,8 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
     if c is None or literal_scope.depth:
         c = const(value, dtype, device)
         shared = shared and literal_token(c) is None
+    if a.leaves is not None and a.epoch != _realized[0]:
+        _refresh(a)
     ka = a.key
     if ka is not None:
         leaves = a.leaves or (a,)
@@ -551,6 +599,11 @@ def scalar_replay(a: Node, m: tuple) -> Node | None:
     fixes a's dtype, shape, device and leaf pattern, so only the constant's place among a's
     leaves is checked (None: it differs, build the long way)."""
     op, reflected, c, p, k = m
+    if a.leaves is not None and a.epoch != _realized[0]:
+        old = a.key
+        _refresh(a)
+        if a.key != old:
+            return None     # (``m`` was found under a's stale key)
     leaves = a.leaves or (a,)
     if p < len(leaves):
         if leaves[p] is not c:
@@ -566,6 +619,7 @@ def scalar_replay(a: Node, m: tuple) -> Node | None:
     n.buffer = None
     n.dtype, n.shape, n.device = a.dtype, a.shape, a.device
     n.depth = a.depth + 1
+    n.epoch = _realized[0]
     n.key = k
     n.leaves = leaves
     return n
@@ -605,6 +659,7 @@ def fold(op: Op, a: Node, value: int | float | bool, reflected: bool) -> Node | 
     n.op, n.srcs, n.arg, n.buffer = "CONST", (), r, None
     n.dtype, n.shape, n.device, n.depth = dtype, (), a.device, 0
     n.key, n.leaves = a.key, None       # (a CONST's key: its dtype, shape and device)
+    n.epoch = _realized[0]
     return n
 
 
@@ -915,6 +970,7 @@ def replay(build: Callable[..., Node], params: tuple, *inputs: Node) -> Node:
         n.srcs = tuple([pool[i] for i in srcs])
         n.depth, n.key = depth, key
         n.leaves = None if leaves is None else tuple([pool[i] for i in leaves])
+        n.epoch = _realized[0]
         pool.append(n)
     return pool[root]
 

@@ -583,6 +583,7 @@ def element(node: Node, idx: tuple[int, ...] = ()) -> Node | None:
     n.dtype, n.shape, n.device, n.depth = node.dtype, (), node.device, 0
     n.key = graph.const_key(node.dtype, node.device)
     n.leaves = None
+    n.epoch = graph._realized[0]
     return n
 
 
