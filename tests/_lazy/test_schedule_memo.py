@@ -584,3 +584,31 @@ def test_keyed_plans_survive_the_key_table_being_cleared(device: str,
     for k in range(3):
         assert_close(_chain(y, 30, 0.25 * (k + 1), -1.0 - k),
                      _chain(BASE, 30, 0.25 * (k + 1), -1.0 - k), rtol=1e-14)
+
+
+def test_a_two_kernel_reduction_launches_from_its_record(
+        device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long whole-array reduction on a GPU is two kernels (``g_split``: partial results in
+    scratch memory, then their combination), as is a long column reduction over few columns
+    (``g_column_split``). Their launch records hold both programs and the scratch sizes, so
+    a loop that realizes one each step launches them from the record, with new inputs."""
+    rng = np.random.default_rng(8)
+    h = rng.random(1 << 17)
+    hc = rng.random((40_000, 4))
+    x, c = xp.asarray(h, device=device), xp.asarray(hc, device=device)
+    assert_close(xp.sum(x * 2.0), (h * 2.0).sum(), rtol=1e-12)
+    assert_close(xp.sum(c * 2.0, axis=0), (hc * 2.0).sum(axis=0), rtol=1e-12)
+    planned = []
+    original = realize.schedule
+
+    def counted(*args: object) -> object:
+        planned.append(1)
+        return original(*args)      # type: ignore[arg-type]
+
+    monkeypatch.setattr(realize, "schedule", counted)
+    for k in range(3):
+        h2, hc2 = h * (k + 1), hc + k
+        assert_close(xp.sum(xp.asarray(h2, device=device) * 2.0), (h2 * 2.0).sum(), rtol=1e-12)
+        assert_close(xp.sum(xp.asarray(hc2, device=device) * 2.0, axis=0),
+                     (hc2 * 2.0).sum(axis=0), rtol=1e-12)
+    assert not planned

@@ -348,13 +348,15 @@ def run_plan(plan: KernelPlan | LibraryStep) -> None:
     _launch(c, buffers, buf)
     out.set_buffer(buf)
     memo = plan.memo
-    if memo is not None and not tuned and not plan.into and plan.out_view is None and \
-            phases(c) == 1:
-        # (what _realize_keyed needs to launch this kernel again without a plan)
+    if memo is not None and not tuned and not plan.into and plan.out_view is None:
+        # (what _realize_keyed needs to launch this kernel again without a plan: its
+        # programs, one per phase, and the scratch memory the first leaves the second)
         parts = memo.get(c.info.name)
-        prog = memo.get(("program", c.info.name, 0, c.lanes))
-        if parts is not None and prog is not None:
-            memo[("launch", c.info.name)] = (prog, parts[7], parts[10], parts[8], parts[9])
+        progs = tuple(memo.get(("program", c.info.name, phase, c.lanes))
+                      for phase in range(phases(c)))
+        if parts is not None and None not in progs:
+            memo[("launch", c.info.name)] = (progs, parts[7], parts[10], parts[8], parts[9],
+                                             tuple(n * d.itemsize for d, n in scratch(c)))
 
 
 def _launch(c: Canonical, buffers: list[Any], buf: Any) -> None:
@@ -398,7 +400,7 @@ def _realize_keyed(t: Node) -> bool:
 def _launch_ready(ready: tuple, nodes: Sequence[Node], out: Node) -> None:
     """Launch a kernel from its ``_ready`` record, reading the graph's ``nodes`` by the
     positions the record names, into a new buffer for ``out``."""
-    prog, loads, ints, moving, consts, kinds, suffix = ready
+    progs, loads, ints, moving, consts, kinds, suffix, scratch_bytes = ready
     buffers = [(nodes[i].srcs[0] if window else nodes[i]).buffer for i, window in loads]
     if moving:
         ints = list(ints)
@@ -411,10 +413,14 @@ def _launch_ready(ready: tuple, nodes: Sequence[Node], out: Node) -> None:
         ints = ints + const_ints + suffix
     elif suffix:
         ints = ints + suffix
-    buf = out.device.alloc(out.nbytes)
+    device = out.device
+    buf = device.alloc(out.nbytes)
     buffers.append(buf)       # (a new buffer: no window the C hot path knows moves)
-    buf.ready = prog(buffers, ints, floats)
-    stats["kernels"] += 1
+    if scratch_bytes:         # (a two-kernel plan's partial results, as ``_launch`` makes)
+        buffers += [device.alloc(n) for n in scratch_bytes]
+    for prog in progs:
+        buf.ready = prog(buffers, ints, floats)
+    stats["kernels"] += len(progs)
     stats["cache_hits"] += 1
     out.set_buffer(buf)
 
@@ -483,16 +489,16 @@ def _realize_library(t: Node) -> bool:
 def _ready(spec: tuple, device: Device) -> tuple | None:
     """``_realize_keyed``'s record of a keyed kernel on ``device``, made from what
     ``run_plan`` kept once it ran the kernel there (None before that), and kept in the
-    kernel's memo: (program, loads as (leaf position, is a window), the
+    kernel's memo: (programs, one per phase, loads as (leaf position, is a window), the
     ints before the constants' with every fixed offset in place, the offsets that move
     with a window as (position, offset less where it started, window leaf position), the
-    constants, their kinds, the ints after the constants'). ``lower.forget`` drops both
-    records with the canonical form."""
+    constants, their kinds, the ints after the constants', the scratch buffers' sizes in
+    bytes). ``lower.forget`` drops both records with the canonical form."""
     loads, offsets, consts, memo = spec
     launch = memo.get(("launch", device.info.name))
     if launch is None:
         return None
-    prog, prefix, slots, suffix, kinds = launch
+    progs, prefix, slots, suffix, kinds, scratch_bytes = launch
     ints = list(prefix)
     moving = []
     for pos, (offset, w, start) in zip(slots, offsets):
@@ -501,8 +507,8 @@ def _ready(spec: tuple, device: Device) -> tuple | None:
         else:
             moving.append((pos, offset - start, w))
     sources = tuple((w, True) if i < 0 else (i, False) for i, w in loads)
-    ready = memo[("ready", device.info.name)] = (prog, sources, ints, tuple(moving), consts,
-                                                 kinds, list(suffix))
+    ready = memo[("ready", device.info.name)] = (progs, sources, ints, tuple(moving), consts,
+                                                 kinds, list(suffix), scratch_bytes)
     return ready
 
 
