@@ -412,3 +412,18 @@ def two_over_pi() -> tuple[int, int]:
     for w in c_math.TWO_OVER_PI:
         value = (value << 32) | w
     return value, 32 * (len(c_math.TWO_OVER_PI) - 1)
+
+
+def track_peak(monkeypatch: Any, pool: Any) -> list[int]:
+    """A one-element list holding the most bytes ``pool`` (a device's ``MemoryPool``) has
+    had in use since this call, updated at each allocation."""
+    most = [pool.in_use]
+    real = pool.allocate
+
+    def allocate(nbytes: int) -> Any:
+        handle = real(nbytes)
+        most[0] = max(most[0], pool.in_use)
+        return handle
+
+    monkeypatch.setattr(pool, "allocate", allocate)
+    return most

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
+from tests.helpers import track_peak
 from zyxarray._devices import registry
 
 
@@ -129,16 +130,8 @@ def test_an_intermediate_is_freed_after_the_last_kernel_that_reads_it(
             [expected[1:-1, :1], e, expected[1:-1, -1:]], axis=1), expected[-1:]], axis=0)
     del inner
     assert len(xp.explain(u)) == 10
-    most = [pool.in_use]
     start = pool.in_use
-    real = pool.allocate
-
-    def allocate(nbytes: int) -> Any:
-        handle = real(nbytes)
-        most[0] = max(most[0], pool.in_use)
-        return handle
-
-    monkeypatch.setattr(pool, "allocate", allocate)
+    most = track_peak(monkeypatch, pool)
     u.__array__()
     assert most[0] - start <= 3 * h.nbytes, "at most a step, the one it reads, the result"
     np.testing.assert_allclose(np.asarray(u), expected, rtol=1e-12)

@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
-from tests.helpers import assert_close, flush_float32_subnormals, flushes_float32_subnormals
+from tests.helpers import (
+    assert_close,
+    flush_float32_subnormals,
+    flushes_float32_subnormals,
+    track_peak,
+)
 from zyxarray._lazy import graph, lower, realize, schedule
 
 BASE = np.linspace(-3.0, 3.0, 24)
@@ -305,6 +310,19 @@ def test_a_keyed_graph_of_several_kernels_is_not_walked(
     assert len(walks) <= 2
 
 
+def _count_schedules(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time a realization plans a graph (``schedule``)."""
+    planned: list[int] = []
+    original = realize.schedule
+
+    def counted(*args: object) -> object:
+        planned.append(1)
+        return original(*args)      # type: ignore[arg-type]
+
+    monkeypatch.setattr(realize, "schedule", counted)
+    return planned
+
+
 def _jacobi_steps(m: Any, u: Any, steps: int) -> Any:
     for _ in range(steps):
         inner = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
@@ -323,14 +341,7 @@ def test_a_keyed_graph_of_several_kernels_launches_without_plans(
     h = np.random.default_rng(5).random((20, 16))
     u = xp.asarray(h, device=device)
     assert_close(_jacobi_steps(xp, u, 4), _jacobi_steps(np, h, 4), rtol=1e-12)
-    planned = []
-    original = realize.schedule
-
-    def counted(*args: object) -> object:
-        planned.append(1)
-        return original(*args)      # type: ignore[arg-type]
-
-    monkeypatch.setattr(realize, "schedule", counted)
+    planned = _count_schedules(monkeypatch)
     for k in range(3):
         h2 = h * (k + 2)
         r = _jacobi_steps(xp, xp.asarray(h2, device=device), 4)
@@ -346,15 +357,8 @@ def test_a_keyed_graph_of_several_kernels_launches_without_plans(
         return      # (a GPU's queue keeps each launch's buffers until it has finished)
     np.asarray(_jacobi_steps(xp, u, 10))
     r = _jacobi_steps(xp, u, 10)
-    start, most = pool.in_use, [pool.in_use]
-    real = pool.allocate
-
-    def allocate(nbytes: int) -> Any:
-        handle = real(nbytes)
-        most[0] = max(most[0], pool.in_use)
-        return handle
-
-    monkeypatch.setattr(pool, "allocate", allocate)
+    start = pool.in_use
+    most = track_peak(monkeypatch, pool)
     planned.clear()
     assert_close(r, _jacobi_steps(np, h, 10), rtol=1e-12)
     assert not planned and most[0] - start <= 3 * h.nbytes, "each step let go in turn"
@@ -598,14 +602,7 @@ def test_a_two_kernel_reduction_launches_from_its_record(
     x, c = xp.asarray(h, device=device), xp.asarray(hc, device=device)
     assert_close(xp.sum(x * 2.0), (h * 2.0).sum(), rtol=1e-12)
     assert_close(xp.sum(c * 2.0, axis=0), (hc * 2.0).sum(axis=0), rtol=1e-12)
-    planned = []
-    original = realize.schedule
-
-    def counted(*args: object) -> object:
-        planned.append(1)
-        return original(*args)      # type: ignore[arg-type]
-
-    monkeypatch.setattr(realize, "schedule", counted)
+    planned = _count_schedules(monkeypatch)
     for k in range(3):
         h2, hc2 = h * (k + 1), hc + k
         assert_close(xp.sum(xp.asarray(h2, device=device) * 2.0), (h2 * 2.0).sum(), rtol=1e-12)

@@ -537,28 +537,16 @@ class CUDADevice(Device):
         pinned = self._pinned(n) if into is None and SMALL_READ < n <= PINNED_MAX else None
         if pinned is not None:
             out = pinned
-            ptr = buffer.handle.ptr + start
-            try:
-                _runtime.memcpyAsync(out.ctypes.data, ptr, n, _MEMCPY_D2H, self.read_stream.ptr)
-                if while_waiting is not None:
-                    while_waiting()
-                self.read_stream.synchronize()
-            except Exception as e:
-                raise DeviceError(f"copy out of {n} bytes on device {self.name} failed: "
-                                  f"{e}") from e
-            if _debug.enabled("memory"):
-                _debug.log("memory", f"{self.name}: copy out {n} bytes (pinned)")
-            out.flags.writeable = False
-            return mark_fresh(out)
-        out = np.empty(n, dtype=np.uint8) if into is None else into
+        else:
+            out = np.empty(n, dtype=np.uint8) if into is None else into
         if n:
             ptr = buffer.handle.ptr + start
             try:
-                if n >= STAGE_MIN:
+                if pinned is None and n >= STAGE_MIN:
                     self._read_staged(out, ptr, n, while_waiting)
-                elif n <= SMALL_READ:
+                elif pinned is None and n <= SMALL_READ:
                     self._read_small(out, ptr, n, while_waiting)
-                else:
+                else:       # (pinned memory, or pageable memory between the two)
                     _runtime.memcpyAsync(out.ctypes.data, ptr, n, _MEMCPY_D2H,
                                          self.read_stream.ptr)
                     if while_waiting is not None:
@@ -568,12 +556,13 @@ class CUDADevice(Device):
                 raise DeviceError(f"copy out of {n} bytes on device {self.name} failed: "
                                   f"{e}") from e
             if _debug.enabled("memory"):
-                _debug.log("memory", f"{self.name}: copy out {n} bytes")
+                _debug.log("memory", f"{self.name}: copy out {n} bytes"
+                                     f"{' (pinned)' if pinned is not None else ''}")
         elif while_waiting is not None:
             while_waiting()
         if into is None:
             out.flags.writeable = False
-        return out
+        return out if pinned is None else mark_fresh(out)
 
     def _pinned(self, n: int) -> np.ndarray | None:
         """A host array of ``n`` bytes in page-locked memory from CuPy's pinned memory pool,
