@@ -319,6 +319,37 @@ def test_an_unwritten_fill_is_a_constant_and_a_written_one_is_memory() -> None:
     assert big._node.op != "BUFFER"
 
 
+def test_a_region_written_into_a_fill_is_memory_and_what_follows_is_now() -> None:
+    """``z = zeros(n); z[:5] = 50.0`` writes a region, not an element, into a fill nobody
+    else holds: its memory takes the write, so a NumPy-style loop over a small grid (a ring
+    rolled, a plate's interior joined to its edges) computes each step now, launching no
+    kernel, as NumPy does; before, the write left the fill a pending update and every step
+    after it pending too."""
+    ring, plate = xp.zeros(90), xp.zeros((6, 6))
+    ring[:5] = 50.0
+    plate[0, :] = 100.0
+    plate[:, -1] = xp.linspace(100.0, 0.0, 6)
+    assert ring._node.op == "BUFFER" and plate._node.op == "BUFFER"
+    h_ring, h_plate = np.asarray(ring), np.asarray(plate)
+    before = realize.stats["kernels"]
+    for np_ in (xp, np):
+        r = h_ring if np_ is np else ring
+        p = h_plate if np_ is np else plate
+        for _ in range(3):
+            r = r + 0.2 * (np_.roll(r, 1) + np_.roll(r, -1) - 2 * r)
+            inner = 0.25 * (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:])
+            middle = np_.concat([p[1:-1, :1], inner, p[1:-1, -1:]], axis=1)
+            new = np_.concat([p[:1], middle, p[-1:]], axis=0)
+            change = float(np_.max(np_.abs(new - p)))
+            p = new
+        if np_ is xp:
+            assert realize.stats["kernels"] == before
+            got = (np.asarray(r), np.asarray(p), change)
+    np.testing.assert_allclose(got[0], r, rtol=1e-15)
+    np.testing.assert_allclose(got[1], p, rtol=1e-15)
+    assert got[2] == pytest.approx(change, rel=1e-15)
+
+
 def test_created_arrays_follow_now_max() -> None:
     previous = _hot.set_now_max(0)
     try:

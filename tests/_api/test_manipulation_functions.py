@@ -402,13 +402,55 @@ def test_many_inputs_in_cpu_memory_join_in_one_copy() -> None:
     np.testing.assert_array_equal(np.asarray(lazy)[-1], np.full(6, 6.0))
 
 
+def test_small_inputs_in_cpu_memory_join_now() -> None:
+    """A few small inputs already in the cpu device's memory (a small grid's edges joined
+    each step of a loop) are joined now by NumPy's copy, as NumPy does, not by a node and a
+    launch: the values and the promotions are concat's, and bad input gets concat's own
+    errors."""
+    from zyxarray._api import _hot
+    from zyxarray._lazy import realize
+    if not _hot.now_max():
+        pytest.skip("the C hot path did not build here")
+    rng = np.random.default_rng(3)
+    h = [rng.standard_normal((4, 2)), rng.integers(-5, 5, (4, 3)).astype(np.int16),
+         rng.standard_normal((4, 1)).astype(np.float32)]
+    a = [xp.asarray(v) for v in h]
+    before = realize.stats["kernels"]
+    cases = [(xp.concat(a, axis=1), np.concatenate(h, axis=1)),
+             (xp.concat(a[:1] * 3, axis=-2), np.concatenate(h[:1] * 3, axis=-2)),
+             (xp.concat(a, axis=None), np.concatenate([v.ravel() for v in h])),
+             (xp.concat([a[0][1:3], a[0][:1]]), np.concatenate([h[0][1:3], h[0][:1]]))]
+    for got, want in cases:
+        assert got._node.op == "BUFFER"
+        assert got.dtype == xp.float64 and got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    assert realize.stats["kernels"] == before
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([a[0], a[1]], axis=0)
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([a[0][0, 0], a[0][1, 1]])
+    with pytest.raises((ValueError, IndexError), match="concat"):
+        xp.concat([a[0], a[0]], axis=2)
+    big = xp.asarray(np.ones((100, 100)))           # (past now_max: the fused lazy join)
+    assert xp.concat([big, big])._node.op != "BUFFER"
+
+
 def test_a_concat_of_shapes_seen_before_reuses_its_recipe(device: str) -> None:
     """The second concat of inputs with the same shapes, dtypes and axis (and zeros in the
     same places) builds its select chain, or its padding, from what the first worked out (a
     loop's join), and gives the new inputs' values: mixed dtypes promoted, an empty part
     skipped, zeros around an array a padded view of it."""
+    from zyxarray._api import _hot
     from zyxarray._api import _manipulation_functions as mf
 
+    previous = _hot.set_now_max(0)      # (else the cpu device joins these small inputs now)
+    try:
+        _recipes_reused(device, mf)
+    finally:
+        _hot.set_now_max(previous)
+
+
+def _recipes_reused(device: str, mf: Any) -> None:
     rng = np.random.default_rng(9)
     for round_ in range(3):
         h = [rng.standard_normal((3, 2)), rng.integers(0, 9, (3, 4)).astype(np.int16),

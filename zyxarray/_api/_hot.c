@@ -1275,6 +1275,12 @@ static int Core_setitem(Core *self, PyObject *key, PyObject *value) {
             return 0;
         }
     }
+    /* a region written into a fill nothing else shows: the block becomes the array's
+     * buffer (its node, when asked for, adopts the block), so the general path writes into
+     * it in place rather than recording a pending update of the constant, which would leave
+     * every result computed from the array pending as well (`z = zeros(n); z[:5] = 1`) */
+    if (enabled && self->node == NULL && self->block != NULL && self->fill)
+        self->fill = 0;
     PyObject *args[3] = {(PyObject *)self, key, value};
     PyObject *r = PyObject_Vectorcall(slow_setitem, args, 3, NULL);
     if (r == NULL) return -1;

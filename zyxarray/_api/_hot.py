@@ -177,8 +177,23 @@ def adopt(block: Any, address: int, code: int, shape: tuple[int, ...], device: A
     return g.buffer_node(buffer, dtype, shape)
 
 
+class _linked:
+    """The layers above and below that the functions here call, bound by ``install`` (an
+    import inside each call would cost a microsecond of a loop's step)."""
+
+    in_base: Any = None
+    host_memory: Any = None
+    buffer_node: Any = None
+    array: Any = None
+
+
 def install(cls: type) -> None:
     """Bind ``cls``'s slots (``SLOTS``) to its underscore methods, in C or in Python."""
+    from .._devices.base import host_memory
+    from .._lazy.graph import buffer_node
+    from .._lazy.realize import _in_base
+    _linked.in_base, _linked.host_memory = staticmethod(_in_base), staticmethod(host_memory)
+    _linked.buffer_node, _linked.array = staticmethod(buffer_node), staticmethod(cls._new)
     if core is None:
         for dunder, method in SLOTS.items():
             fn = getattr(cls, method)
@@ -286,12 +301,46 @@ def host_values(nodes: list[Any]) -> list[np.ndarray] | None:
     loop there (``concat`` of many inputs, ``roll``, ``convolve``), when every one already
     lies in it; None otherwise: another device, a pending node (the lazy path fuses it), or
     ``now_max()`` 0."""
-    from .._lazy.realize import host_window
-    if not now_max() or nodes[0].device.info.kind != "cpu" or \
-            not all(isinstance(host_window(n), tuple) for n in nodes):
+    device = nodes[0].device
+    if not now_max() or device.info.kind != "cpu":
         return None
-    from ._array_object import Array
-    return [Array._new(n)._host() for n in nodes]
+    out = []
+    for n in nodes:
+        at = _linked.in_base(n) if n.device is device else None
+        if at is None or at[0].buffer is None or at[0].dtype != n.dtype:
+            return None
+        base, offset, strides = at
+        memory = _linked.host_memory(base.buffer, base.dtype)   # (waits for its producer)
+        if memory is None:
+            return None
+        item = n.dtype.itemsize
+        out.append(np.ndarray(n.shape, n.dtype, memory, offset * item,
+                              tuple([s * item for s in strides])))
+    return out
+
+
+def small_in_host(arrays: list[Any]) -> list[np.ndarray] | None:
+    """The values of ``arrays`` (zyxarray arrays) as NumPy arrays over the cpu device's
+    memory when together they hold at most ``now_max()`` elements and every one already lies
+    there: NumPy's eager result is then cheaper than a node and a launch (a loop over a small
+    grid that joins or rolls it every step). None otherwise (checked by size first, at a
+    few hundred nanoseconds an array)."""
+    limit = now_max()
+    if not limit:
+        return None
+    total = 0
+    for a in arrays:
+        total += a.size
+        if total > limit:
+            return None
+    return host_values([a._node for a in arrays])
+
+
+def wrapped(values: np.ndarray, device: Any) -> Any:
+    """A new, C-contiguous NumPy result that nothing else refers to, as an array of the cpu
+    device ``device`` over the same memory (no copy)."""
+    return _linked.array(_linked.buffer_node(device.wrap_host(values), values.dtype,
+                                             values.shape))
 
 
 def set_now_max(n: int) -> int:

@@ -181,6 +181,32 @@ def _in_cpu_memory(parts: list[Array]) -> list[np.ndarray] | None:
     return _hot.host_values([a._node for a in parts])
 
 
+def _small_in_host(arrays: list[Array]) -> list[np.ndarray] | None:
+    """``_hot.small_in_host`` of a concat's inputs (arrays, not float16), else None."""
+    from . import _hot
+    for a in arrays:
+        if type(a) is not Array or a.dtype is dt.float16:
+            return None
+    return _hot.small_in_host(arrays) if arrays else None
+
+
+def _host_concat(arrays: list[Array], host: list[np.ndarray], axis: Any) -> Array | None:
+    """``concat`` of inputs whose values ``host`` holds (``_small_in_host``), joined by
+    NumPy into a new buffer of the cpu device; None where NumPy refuses them (the general
+    path then raises the spec's error: 0-d inputs, shapes that differ, an axis out of
+    range)."""
+    from . import _hot
+    first = host[0].dtype
+    try:
+        if any(h.dtype != first for h in host):
+            common = dt.result_type_of(*arrays, where="concat").np
+            host = [h.astype(common, copy=False) for h in host]
+        joined = np.concatenate(host, axis=axis)
+    except (ValueError, TypeError):     # (NumPy's AxisError is a ValueError)
+        return None
+    return _hot.wrapped(joined, arrays[0].device)
+
+
 def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     """The arrays joined along ``axis`` (flattened first if None).
 
@@ -191,9 +217,17 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     of the result (a copy's work, one compiled kernel for any number of inputs).
     """
     arrays = list(arrays)
-    fast = _concat_again(arrays, axis)
-    if fast is not None:
-        return fast
+    host = _small_in_host(arrays)
+    if host is not None:
+        # small inputs in the cpu device's memory: NumPy's one copy now, as NumPy does, not
+        # a node and a launch (a loop over a small grid joins its edges every step)
+        joined = _host_concat(arrays, host, axis)
+        if joined is not None:
+            return joined
+    else:
+        fast = _concat_again(arrays, axis)
+        if fast is not None:
+            return fast
     if not arrays:
         raise ValueError("concat: need at least one array")
     for a in arrays:
@@ -403,6 +437,15 @@ def _int_list(name: str, what: str, v: Any) -> list[int]:
 def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     """Elements shifted along ``axis`` (flattened if None), wrapping around."""
     shifts = _int_list("roll", "shift", shift)
+    host = _in_cpu_memory([x]) if x.ndim else None
+    if host is not None:        # (in the cpu device's memory: NumPy's one copy there)
+        try:
+            rolled = np.roll(host[0], shifts if len(shifts) > 1 else shifts[0], axis)
+        except (ValueError, TypeError):     # (the checks below raise the spec's error)
+            rolled = None
+        if rolled is not None:
+            from . import _hot
+            return _hot.wrapped(rolled, x.device)
     if axis is None:
         # Note: as in NumPy, several shifts of the flattened array add up.
         flat = roll(reshape(x, (-1,)), sum(shifts), axis=0)
@@ -416,10 +459,6 @@ def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     if len(shifts) != len(axes):
         raise ValueError(f"roll: {len(shifts)} shifts for {len(axes)} axes")
     axes = [normalize_axis("roll", a, x.ndim) for a in axes]
-    host = _in_cpu_memory([x]) if x.ndim else None
-    if host is not None:        # (in the cpu device's memory: NumPy's one copy there)
-        from ._creation_functions import asarray
-        return asarray(np.roll(host[0], shifts, axes), device=x.device)
     out = x
     for s, a in zip(shifts, axes):
         ax = normalize_axis("roll", a, x.ndim)
