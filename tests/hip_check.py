@@ -19,7 +19,8 @@ part of the work, and the end of the session compiles only what is left.
 
 Enabled when ``clang-19`` (or ``$ZYXARRAY_HIP_CLANG``) and ``llvm-readelf-19`` are found;
 ``ZYXARRAY_HIP_CHECK=0`` turns it off; ``ZYXARRAY_HIP_CHECK_DUMP=<folder>`` writes the
-failing kernels' sources there.
+failing kernels' sources there, and those that spill SGPRs or use scratch memory in its
+``sgpr_spills`` folder.
 """
 
 from __future__ import annotations
@@ -93,8 +94,12 @@ class HipCheck(KernelCheck):
                     self.early_failures.append(failure)
                 for a in batch:
                     self.early[a] = []
-                for k in found:     # (the source kept only where it fails: it is reported)
-                    text = k["text"] if _spills_to_memory(k) else k.pop("text")
+                for k in found:     # (the source kept only where it is reported or dumped)
+                    keep = _spills_to_memory(k) or (
+                        os.environ.get("ZYXARRAY_HIP_CHECK_DUMP")
+                        and (int(k.get("sgpr_spill_count", 0))
+                             or int(k.get("private_segment_fixed_size", 0))))
+                    text = k["text"] if keep else k.pop("text")
                     self.early[text].append(k)
 
     def stop(self) -> None:
@@ -169,10 +174,15 @@ class HipCheck(KernelCheck):
             why = _spills_to_memory(k)
             if why:
                 failures.append(f"a kernel {why} on {k['arch']}:\n{k['text'][-3000:]}")
-                if dump:
-                    os.makedirs(dump, exist_ok=True)
-                    with open(os.path.join(dump, f"kernel{n}.hip"), "w") as f:
-                        f.write(k["text"])
+            sgprs = int(k.get("sgpr_spill_count", 0))
+            scratch = int(k.get("private_segment_fixed_size", 0))
+            if dump and (why or sgprs or scratch):  # (SGPR spills and scratch: their folder)
+                folder = dump if why else os.path.join(dump, "sgpr_spills")
+                os.makedirs(folder, exist_ok=True)
+                with open(os.path.join(folder, f"kernel{n}_{k['arch']}.hip"), "w") as f:
+                    f.write(f"// {k['arch']}: {sgprs} SGPRs spilled, {k.get('sgpr_count')} "
+                            f"SGPRs, {k.get('vgpr_count')} VGPRs, {scratch} bytes of "
+                            f"scratch\n" + k["text"])
         self.stats = {
             "objects": len(kernels),
             "max_vgprs": max((int(k.get("vgpr_count", 0)) for k in kernels), default=0),
