@@ -895,3 +895,36 @@ def test_seed_sequences_seed_every_generator() -> None:
 def test_sequential_bit_generators_are_refused_clearly(name: str) -> None:
     with pytest.raises(TypeError, match=f"{name}.*Philox"):
         xp.random.Generator(getattr(xp.random, name)(1))
+
+
+def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``STAGED_FROM`` elements a rejection sampler makes its first attempt for every
+    element, and the later ones only for the elements none accepted, gathered: the same
+    variates, bit for bit, as every attempt made at once, and the later stages see few
+    elements."""
+    calls: list[tuple[int, int, int]] = []
+    real = _random_sampling._attempts
+
+    def spy(draw: Any, params: Any, start: int, stop: int, attempt: Any) -> Any:
+        calls.append((start, stop, math.prod(draw.shape)))
+        return real(draw, params, start, stop, attempt)
+
+    def draws() -> list[np.ndarray]:
+        rng = _rng(40, "cpu")
+        n = 3000
+        return [np.asarray(v) for v in (
+            rng.zipf(2.0, n), rng.vonmises(0.5, 1.0, (2, n // 2)),
+            rng.gamma(np.linspace(0.3, 40, n)), rng.poisson(np.linspace(30, 900, n)),
+            rng.binomial(np.arange(n) + 40, 0.3), rng.hypergeometric(500, 400, 300, n))]
+
+    monkeypatch.setattr(_random_sampling, "_attempts", spy)
+    staged = draws()
+    later = [n for start, _, n in calls if start > 0]
+    assert later and max(later) < 3000 // 2, calls
+    calls.clear()
+    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (every device: 2^16)
+    whole = draws()
+    assert calls and all(start == 0 for start, _, _ in calls)
+    for a, b in zip(staged, whole):
+        np.testing.assert_array_equal(a, b)
