@@ -55,3 +55,34 @@ def test_group_reductions() -> None:
     assert "__shfl_xor_sync" in cuda                 # whole-group combine: warp shuffles
     column = _source(xp.sum(a, axis=0), "cuda", launch_bounds=True)
     assert "__launch_bounds__(1024)" in column and "__syncthreads();" in column
+
+
+def test_cpu_complex_abs_and_hypot_are_our_inlined_hypot() -> None:
+    """The C dialect computes ``abs`` of complex numbers and ``hypot`` with the project's
+    branch-free hypot (inlined, 0.5 ulp), not libm's ``cabs``/``hypot`` calls (20 ns each:
+    a Mandelbrot loop's 20 ``abs(z)`` took 7.4 ms of its 10): the kernel source names it,
+    and the values are within half an ulp of the exact ones, edge cases as NumPy's."""
+    from decimal import Decimal, getcontext
+    rng = np.random.default_rng(5)
+    z = rng.standard_normal(2000) * 10.0 ** rng.integers(-300, 300, 2000) + \
+        1j * rng.standard_normal(2000) * 10.0 ** rng.integers(-300, 300, 2000)
+    z[:7] = [complex(np.inf, np.nan), complex(np.nan, 1.0), 3 + 4j, 0j, 1e-320 + 1e-321j,
+             complex(-np.inf, 2.0), 1e308 + 1e308j]
+    a = xp.asarray(z, device="cpu")
+    got = np.asarray(xp.abs(a))
+    source = str(xp.explain(xp.abs(a)))
+    assert "zx_hypot_f64" in source and "cabs(" not in source
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(got[:7], np.abs(z[:7]))
+    getcontext().prec = 50
+    for v, r in zip(z[7:], got[7:]):
+        exact = (Decimal(v.real) ** 2 + Decimal(v.imag) ** 2).sqrt()
+        assert abs(Decimal(float(r)) - exact) <= Decimal(float(np.spacing(r))) * Decimal(
+            "0.51"), (v, r)
+    x, y = z.real[7:].copy(), z.imag[7:].copy()
+    h = np.asarray(xp.hypot(xp.asarray(x, device="cpu"), xp.asarray(y, device="cpu")))
+    np.testing.assert_array_equal(h, got[7:])
+    with np.errstate(over="ignore"):
+        small = z[7:].astype(np.complex64)
+    single = np.asarray(xp.abs(xp.asarray(small, device="cpu")))
+    np.testing.assert_allclose(single, np.abs(small), rtol=2e-7)

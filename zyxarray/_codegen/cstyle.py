@@ -399,8 +399,8 @@ class CStyleRenderer:
         """Name of a real math function: our vectorizable one if it exists, else libm's."""
         d = np.dtype(dtype)
         suffix = "f32" if d == np.float32 else "f64"
-        if self.use_c_math and c_math is not None and name in c_math.FUNCTIONS and \
-                name not in LIBM_ONLY:
+        if self.use_c_math and c_math is not None and name not in LIBM_ONLY and (
+                name in c_math.FUNCTIONS or name == "hypot"):
             self._math.add((name, suffix))
             return c_math.c_name(name, suffix)
         return name + self.fsuffix(d)
@@ -499,6 +499,11 @@ class CStyleRenderer:
         if op is Op.NOT:
             return f"(!{a[0]})" if kind == "b" else f"(({t})(~{a[0]}))"
         if op is Op.ABS:
+            if kind == "c" and self.use_c_math and c_math is not None:
+                # (our branch-free hypot, 0.5 ulp, inlined: libm's cabs is a call, 20 ns)
+                part = F32 if src == np.complex64 else F64
+                return f"{self.math('hypot', part)}({self.cmath('real', src)}({a[0]}), " \
+                       f"{self.cmath('imag', src)}({a[0]}))"
             if kind == "c":
                 return f"{self.cmath('abs', src)}({a[0]})"
             if kind == "f":
