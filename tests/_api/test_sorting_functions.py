@@ -182,3 +182,25 @@ def test_host_library_steps_read_writable_views(device: str,
                                   np.argmax(h[:, ::-2], axis=1))
     if device in ("cpu", "reference"):
         assert flags == [True, True]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int8", "uint16", "bool"])
+def test_stable_argsort_of_narrow_keys_is_numpys(dtype: str) -> None:
+    """A stable ascending argsort of keys of 32 bits or fewer sorts (key, position) as one
+    uint64 with NumPy's default sort: the indices are NumPy's stable argsort's, ties in
+    their original order, -0.0 tied with 0.0, NaN of either sign last, along any axis."""
+    from zyxarray._devices.library.sorting import _stable_argsort
+    rng = np.random.default_rng(11)
+    for shape, axis in (((60, 900), 1), ((60, 900), 0), ((6000,), 0), ((4, 50, 40), 1)):
+        if dtype == "bool":
+            x = rng.random(shape) < 0.5
+        else:
+            x = (rng.standard_normal(shape) * 5).astype(dtype)
+        if x.dtype.kind == "f":
+            flat = x.reshape(-1)
+            flat[::7], flat[1::11], flat[2::13] = 0.0, -0.0, np.nan
+            flat[3::17], flat[4::19], flat[5::23] = -np.nan, np.inf, -np.inf
+        want = np.argsort(x, axis=axis, kind="stable")
+        np.testing.assert_array_equal(_stable_argsort(x, axis), want)
+        got = xp.argsort(xp.asarray(x, device="cpu"), axis=axis)
+        np.testing.assert_array_equal(np.asarray(got), want)
