@@ -919,11 +919,12 @@ def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
             rng.binomial(np.arange(n) + 40, 0.3), rng.hypergeometric(500, 400, 300, n))]
 
     monkeypatch.setattr(_random_sampling, "_attempts", spy)
+    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {"loops": 4096})
     staged = draws()
     later = [n for start, _, n in calls if start > 0]
     assert later and max(later) < 3000 // 2, calls
     calls.clear()
-    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (every device: 2^16)
+    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (every device: 2^26)
     whole = draws()
     assert calls and all(start == 0 for start, _, _ in calls)
     for a, b in zip(staged, whole):

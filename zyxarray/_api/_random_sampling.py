@@ -427,11 +427,12 @@ def _poisson(draw: _Draw, lam: Array, smallest: float | None, largest: float | N
 #: stages (``_first_accepted``): every element makes the first stage's; those none of them
 #: accepted (a few percent) are gathered and make the next stage's, and so on to the last
 ATTEMPT_STAGES = (1, 4, 12)
-#: the fewest elements a sampler draws in stages, by the device's style: below, every
-#: element makes every attempt in one kernel, cheaper than the stages' reads of which
-#: elements are left (a sync each: about 0.1 ms on the cpu device, where an attempt costs
-#: 0.1 us an element; a GPU makes 2^16 elements' attempts at once)
-STAGED_FROM = {"loops": 256, "threads": 1 << 16}
+#: the least work (elements x attempts) a sampler does in stages, by the device's style:
+#: below, every element makes every attempt in one kernel. The stages cost Python and syncs
+#: (gamma, 16 attempts, on the cpu device: about 5 ms a call, against 0.1 us an attempt:
+#: 3,000 variates 6.2 ms in one kernel, 11.6 ms in stages; 30,000: 45.7 and 17.3 ms). On
+#: an H200 a call is host-bound up to 2^20 variates (the same time both ways).
+STAGED_FROM = {"loops": 1 << 16, "threads": 1 << 26}
 
 
 def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
@@ -440,14 +441,14 @@ def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
     independent attempts (``attempt(draw, *params)`` gives (accepted, value) of attempt i
     from block i).
 
-    From ``STAGED_FROM`` elements (by the device's style), in stages (``ATTEMPT_STAGES``):
-    every element makes the first attempt; only the elements it did not accept (read back:
-    a host sync) are gathered, with their parameters, and make the next attempts, and
-    their results are scattered back. Attempt i of an element draws the same words
-    whichever stage makes it, so the values are those of every attempt made at once, for a
-    fraction of the work: 20,000 Zipf variates made 30 attempts each in 52 ms on the cpu
+    From ``STAGED_FROM`` attempts in all (by the device's style), in stages
+    (``ATTEMPT_STAGES``): every element makes the first attempt; only the elements it did
+    not accept (read back: a host sync) are gathered, with their parameters, and make the
+    next attempts, and their results are scattered back. Attempt i of an element draws the
+    same words whichever stage makes it, so the values are those of every attempt made at
+    once, for a fraction of the work: 20,000 Zipf variates made 30 attempts each in 52 ms on the cpu
     device, nearly all of them thrown away."""
-    if math.prod(draw.shape) < STAGED_FROM.get(draw.device.info.style, 1 << 16):
+    if math.prod(draw.shape) * attempts < STAGED_FROM.get(draw.device.info.style, 1 << 26):
         return _attempts(draw, params, 0, attempts, attempt)
     from ._indexing_functions import take
     from ._searching_functions import nonzero
