@@ -928,3 +928,23 @@ def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
     assert calls and all(start == 0 for start, _, _ in calls)
     for a, b in zip(staged, whole):
         np.testing.assert_array_equal(a, b)
+
+
+def test_philox_remade_from_its_template_draws_what_its_operators_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draws after the first of a structure remake Philox's nodes from a template
+    (``graph.rebuilt``) with the new key and offset: the same variates as Philox built by
+    its operators, for other seeds, offsets and shapes."""
+    def draws() -> list[np.ndarray]:
+        out = []
+        for seed in (3, 4):
+            rng = _rng(seed, "cpu")
+            out += [np.asarray(rng.random(50)), np.asarray(rng.standard_normal((4, 5))),
+                    np.asarray(rng.gamma(2.5, size=40)), np.asarray(rng.integers(0, 9, 30))]
+        return out
+
+    templated = draws()
+    assert any(k[0] is _random_sampling._philox_of for k in _random_sampling.g._rebuilt)
+    monkeypatch.setattr(_random_sampling, "_philox_nodes", _random_sampling._philox)
+    for a, b in zip(templated, draws()):
+        np.testing.assert_array_equal(a, b)

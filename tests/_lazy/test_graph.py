@@ -295,6 +295,49 @@ def test_replay_remakes_the_builders_graph_on_new_inputs(device: str) -> None:
     assert not g._templates
 
 
+def test_rebuilt_remakes_a_graph_on_pending_inputs_and_new_constants(device: str) -> None:
+    """``graph.rebuilt`` keeps a builder's graph as a template keyed by its inputs'
+    structure: a later call on pending inputs of the same structure (another constant, the
+    same layout) gets the same nodes, keys and leaves around them, without the builder, and
+    the builder's values; another structure, another parameter, a leaf pattern that differs
+    (two inputs reading one node, or two) or an unkeyed input runs the builder."""
+    dev = registry.get(device)
+    calls: list[int] = []
+
+    def build(a: g.Node, k: g.Node, shift: int) -> tuple[g.Node, g.Node]:
+        calls.append(shift)
+        lit = g.literal(shift, np.int64, dev)
+        mixed = g.alu(Op.ADD, g.alu(Op.MUL, a, lit), k)
+        return mixed, g.alu(Op.XOR, mixed, a)
+
+    rng = np.random.default_rng(8)
+    datas = [rng.integers(0, 99, 16) for _ in range(3)]
+    nodes = [g.alu(Op.ADD, g.from_host(d, dev), g.const(np.int64(7), np.int64, dev))
+             for d in datas]                          # (pending inputs)
+    keys = [g.const(np.int64(v), np.int64, dev) for v in (5, 11, 13)]
+    first = g.rebuilt(build, (3,), (nodes[0], keys[0]))
+    again = g.rebuilt(build, (3,), (nodes[1], keys[1]))
+    assert calls == [3], "the second call is remade from the template"
+    for x, y in zip(first, again):
+        assert x.key == y.key and x.depth == y.depth and x.op == y.op
+        assert y.leaves is not None and keys[1] in y.leaves and keys[0] not in y.leaves
+    for (m, x), d, k in ((first, datas[0], 5), (again, datas[1], 11)):
+        np.testing.assert_array_equal(to_host(m), (d + 7) * 3 + k)
+        np.testing.assert_array_equal(to_host(x), ((d + 7) * 3 + k) ^ (d + 7))
+    g.rebuilt(build, (4,), (nodes[2], keys[2]))
+    assert calls == [3, 4], "another parameter: the builder"
+    other = g.alu(Op.MUL, g.from_host(datas[2], dev), g.const(np.int64(2), np.int64, dev))
+    g.rebuilt(build, (3,), (other, keys[2]))
+    assert calls == [3, 4, 3], "another structure: the builder"
+    shared = g.const(np.int64(7), np.int64, dev)
+    same = g.alu(Op.ADD, g.from_host(datas[2], dev), shared)
+    out = g.rebuilt(build, (3,), (same, shared))  # (the key is a leaf of the input too)
+    assert calls == [3, 4, 3, 3], "another leaf pattern: the builder"
+    np.testing.assert_array_equal(to_host(out[0]), (datas[2] + 7) * 3 + 7)
+    g._forget_keys()
+    assert not g._rebuilt
+
+
 def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
     """argmax/argmin and var go through ``graph.replay``: called again on other data of the
     same layout, and on windows of one buffer, they give NumPy's answers."""

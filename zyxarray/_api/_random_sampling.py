@@ -102,6 +102,28 @@ def _philox(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word,
     return c0, c1, c2, c3
 
 
+def _philox_nodes(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word, Word]],
+                  device: Device) -> tuple[Word, Word, Word, Word]:
+    """``_philox`` through ``graph.rebuilt``: a draw of the structure of one made before
+    (same counter layout, any key and offset) remakes its 100-odd nodes from a template,
+    without the operators' Python. Philox's graph depends on its words' values nowhere:
+    the ints among them (fixed words, folded on the host) are the template's parameters,
+    and no op it makes has only constant operands."""
+    words = [*counter, *(k for pair in round_keys for k in pair)]
+    nodes = tuple([w for w in words if isinstance(w, g.Node)])
+    ints = tuple([None if isinstance(w, g.Node) else w for w in words])
+    return g.rebuilt(_philox_of, (ints, device), nodes)   # type: ignore[return-value]
+
+
+def _philox_of(*args: Any) -> tuple[Word, Word, Word, Word]:
+    """``_philox`` of the words ``_philox_nodes`` split into nodes (first) and ints."""
+    *nodes, ints, device = args
+    it = iter(nodes)
+    words = [next(it) if v is None else v for v in ints]
+    keys = [(words[i], words[i + 1]) for i in range(4, len(words), 2)]
+    return _philox((words[0], words[1], words[2], words[3]), keys, device)
+
+
 def _fresh(value: int | float, dtype: np.dtype, device: Device) -> g.Node:
     """A constant node of its own for a value that changes from call to call (the offset,
     the key, scalar parameters). ``g.const`` shares equal Python ints and floats, so such a
@@ -204,7 +226,7 @@ class _Draw:
         out = self._blocks.get(block)
         if out is None:
             counter = (*self.counter, _w(Op.ADD, self.block, block, self.device), 0)
-            out = self._blocks[block] = _philox(counter, self.round_keys, self.device)
+            out = self._blocks[block] = _philox_nodes(counter, self.round_keys, self.device)
         return out
 
     def over_attempts(self, attempts: int, start: int = 0) -> _Draw:
