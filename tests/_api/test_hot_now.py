@@ -83,6 +83,36 @@ def test_arithmetic_now_is_the_kernels_to_the_bit(dtype: str, name: str) -> None
     assert np.array_equal(_bits(np.asarray(op(a, b))), _bits(expected.astype(dtype)))
 
 
+@pytest.mark.parametrize("dtype", NUMERIC)
+def test_remainder_and_floor_division_now_are_the_kernels_to_the_bit(dtype: str) -> None:
+    """``%`` and ``//`` of small arrays in memory are computed now (a grid made with ``%``
+    no longer leaves everything after it pending), as the kernels' helpers compute them:
+    zero divisors, the most negative integer by -1, signed zeros, infinities and NaN
+    included; NumPy's values wherever NumPy and the standard agree."""
+    a_host, b_host = _values(dtype, (4, 6), 4), _values(dtype, (4, 6), 5)
+    if dtype.startswith("int"):
+        b_host[0, :3] = [0, -1, -1]
+        a_host[0, 1] = np.iinfo(dtype).min
+    elif dtype.startswith("uint"):
+        b_host[0, 0] = 0
+    else:
+        b_host[0, :6] = [0.0, -0.0, np.inf, -np.inf, np.nan, 3.0]
+        a_host[1, :4] = [np.inf, -np.inf, 0.0, -0.0]
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    with np.errstate(all="ignore"):
+        for op in (operator.mod, operator.floordiv):
+            for fn in (lambda f=op: f(a, b), lambda f=op: f(a, 7),
+                       lambda f=op: f(-3 if dtype[0] != "u" else 5, a.T)):
+                now, kernel, launched = _now_and_kernel(fn)
+                assert launched == 0 and now.dtype == kernel.dtype == np.dtype(dtype)
+                np.testing.assert_array_equal(_bits(now), _bits(kernel))
+            got, want = np.asarray(op(a, b)), op(a_host, b_host)
+            if dtype.startswith("float"):       # (NumPy's inf // x is NaN; the standard's inf)
+                ok = np.isfinite(a_host) & np.isfinite(b_host) & (b_host != 0)
+                got, want = got[ok], want[ok]
+            np.testing.assert_array_equal(_bits(got), _bits(want.astype(dtype)))
+
+
 @pytest.mark.parametrize("dtype", NUMERIC + ["bool"])
 @pytest.mark.parametrize("name", sorted(COMPARE))
 def test_comparisons_now(dtype: str, name: str) -> None:

@@ -43,7 +43,7 @@
 enum { C_BOOL, C_I8, C_I16, C_I32, C_I64, C_U8, C_U16, C_U32, C_U64, C_F32, C_F64, C_COUNT };
 enum { SC_UNKNOWN, SC_KNOWN, SC_NONE };
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MAX, OP_MIN,     /* (MAX on: results now only) */
-       OP_AND, OP_OR, OP_XOR };
+       OP_MOD, OP_IDIV, OP_AND, OP_OR, OP_XOR };
 #define MAXDIM 8
 #define MAXLANES 64
 #define REDUCE_NOW_MAX 16384     /* larger windows reduce in a (multithreaded) kernel */
@@ -713,15 +713,58 @@ static int broadcast(Loop *L, Core *a, Core *b, const void *scalar) {
 /* (maximum and minimum: NaN from either side; of equal values the second, as NumPy's on
  * x86, so of -0.0 and 0.0 the second given: the standard leaves that choice open, and
  * kernels, whose operands the scheduler may order, can give either) */
-#define ARITH(E, T)                                                                        \
+#define ARITH(E, T, MOD, IDIV, W)                                                          \
     switch (op) {                                                                          \
     case OP_ADD: E(T, T, 1, r = (T)(x + y)); break;                                        \
     case OP_SUB: E(T, T, 1, r = (T)(x - y)); break;                                        \
     case OP_MUL: E(T, T, 1, r = (T)(x * y)); break;                                        \
     case OP_MAX: E(T, T, 1, r = (x != x || x > y) ? x : y); break;                         \
     case OP_MIN: E(T, T, 1, r = (x != x || x < y) ? x : y); break;                         \
+    case OP_MOD: E1(T, T, 1, r = (T)MOD((W)x, (W)y)); break;                               \
+    case OP_IDIV: E1(T, T, 1, r = (T)IDIV((W)x, (W)y)); break;                             \
     default: E(T, T, 1, r = (T)(x / y)); break;                                            \
     }
+
+/* remainder and floor division as the kernels' helpers compute them (`_codegen/cstyle.py`'s
+ * _INT_HELPERS and _FLOAT_HELPERS, NumPy's semantics: no trap on x / 0 or INT_MIN / -1,
+ * which give 0; the remainder takes the divisor's sign). Signed integers of every width in
+ * int64 and unsigned ones in uint64 give the narrow type's values once cast back. */
+static inline int64_t mod_s(int64_t a, int64_t b) {
+    if (b == 0 || b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static inline int64_t idiv_s(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    if (b == -1) return (int64_t)(0 - (uint64_t)a);
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+static inline uint64_t mod_u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a % b; }
+static inline uint64_t idiv_u(uint64_t a, uint64_t b) { return b == 0 ? 0 : a / b; }
+#define FLOAT_DIVMOD(T, S, F)                                                              \
+static inline T mod_##S(T a, T b) {                                                        \
+    T m = fmod##F(a, b);                                                                   \
+    if (b == 0) return m;                                                                  \
+    if (m != 0) { if ((b < 0) != (m < 0)) m += b; } else m = copysign##F((T)0, b);        \
+    return m;                                                                              \
+}                                                                                          \
+static inline T idiv_##S(T a, T b) {                                                       \
+    if (b == 0) return a / b;                                                              \
+    if (isinf(b) && isfinite(a)) return a / b;                                             \
+    if (isinf(a) && isfinite(b)) return a / b;                                             \
+    T m = fmod##F(a, b);                                                                   \
+    T d = (a - m) / b;                                                                     \
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;                                            \
+    if (d == 0) return copysign##F((T)0, a / b);                                           \
+    T f = floor##F(d);                                                                     \
+    if (d - f > (T)0.5) f += 1;                                                            \
+    return f;                                                                              \
+}
+FLOAT_DIVMOD(double, f64, )
+FLOAT_DIVMOD(float, f32, f)
 
 /* out[...] = a op b for the bitwise operators (OP_AND, OP_OR, OP_XOR) of integers and
  * bools, by their bytes (a bool is 0 or 1, and so is its result). */
@@ -742,20 +785,22 @@ static void bits_loop(int op, int code, const Loop *L, char *out) {
 }
 
 /* out[...] = a op b over the loop (op OP_*; division only of floats). */
+#define E1 EACH1
 static void arith_loop(int op, int code, const Loop *L, char *out) {
     switch (code) {
-    case C_F64: ARITH(EACH, double) break;
-    case C_F32: ARITH(EACH, float) break;
-    case C_I8: ARITH(EACH1, int8_t) break;
-    case C_I16: ARITH(EACH1, int16_t) break;
-    case C_I32: ARITH(EACH1, int32_t) break;
-    case C_I64: ARITH(EACH1, int64_t) break;
-    case C_U8: ARITH(EACH1, uint8_t) break;
-    case C_U16: ARITH(EACH1, uint16_t) break;
-    case C_U32: ARITH(EACH1, uint32_t) break;
-    default: ARITH(EACH1, uint64_t) break;
+    case C_F64: ARITH(EACH, double, mod_f64, idiv_f64, double) break;
+    case C_F32: ARITH(EACH, float, mod_f32, idiv_f32, float) break;
+    case C_I8: ARITH(EACH1, int8_t, mod_s, idiv_s, int64_t) break;
+    case C_I16: ARITH(EACH1, int16_t, mod_s, idiv_s, int64_t) break;
+    case C_I32: ARITH(EACH1, int32_t, mod_s, idiv_s, int64_t) break;
+    case C_I64: ARITH(EACH1, int64_t, mod_s, idiv_s, int64_t) break;
+    case C_U8: ARITH(EACH1, uint8_t, mod_u, idiv_u, uint64_t) break;
+    case C_U16: ARITH(EACH1, uint16_t, mod_u, idiv_u, uint64_t) break;
+    case C_U32: ARITH(EACH1, uint32_t, mod_u, idiv_u, uint64_t) break;
+    default: ARITH(EACH1, uint64_t, mod_u, idiv_u, uint64_t) break;
     }
 }
+#undef E1
 
 #define COMPARE_LOOP(T) EACH1(T, uint8_t, 1, r = (uint8_t)COMPARE(x, y))
 

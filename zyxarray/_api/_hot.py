@@ -49,7 +49,8 @@ SLOTS = {"__getitem__": "_getitem", "__setitem__": "_setitem", "__float__": "_fl
 UNARY = {"exp": 0, "log": 1, "sqrt": 2, "tanh": 3, "sin": 4, "cos": 5, "abs": 6}
 #: the binary functions ``binary_now`` computes, by their code in ``_hot.c`` (OP_*)
 BINARY = {"add": 0, "subtract": 1, "multiply": 2, "divide": 3, "maximum": 4, "minimum": 5,
-          "bitwise_and": 6, "bitwise_or": 7, "bitwise_xor": 8}
+          "remainder": 6, "floor_divide": 7, "bitwise_and": 8, "bitwise_or": 9,
+          "bitwise_xor": 10}
 #: the kernels' math helpers ``_hot.c`` calls (``_codegen/c_math.py``: the same bits)
 C_MATH = (("exp", "f64"), ("exp", "f32"), ("log", "f64"), ("log", "f32"), ("tanh", "f64"),
           ("tanh", "f32"))
