@@ -923,7 +923,7 @@ def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
     later = [n for start, _, n in calls if start > 0]
     assert later and max(later) < 3000 // 2, calls
     calls.clear()
-    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (every device: 2^26)
+    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (no device stages)
     whole = draws()
     assert calls and all(start == 0 for start, _, _ in calls)
     for a, b in zip(staged, whole):

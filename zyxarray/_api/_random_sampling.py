@@ -449,12 +449,13 @@ def _poisson(draw: _Draw, lam: Array, smallest: float | None, largest: float | N
 #: stages (``_first_accepted``): every element makes the first stage's; those none of them
 #: accepted (a few percent) are gathered and make the next stage's, and so on to the last
 ATTEMPT_STAGES = (1, 4, 12)
-#: the least work (elements x attempts) a sampler does in stages, by the device's style:
-#: below, every element makes every attempt in one kernel. The stages cost Python and syncs
-#: (gamma, 16 attempts, on the cpu device: about 5 ms a call, against 0.1 us an attempt:
-#: 3,000 variates 6.2 ms in one kernel, 11.6 ms in stages; 30,000: 45.7 and 17.3 ms). On
-#: an H200 a call is host-bound up to 2^20 variates (the same time both ways).
-STAGED_FROM = {"loops": 1 << 16, "threads": 1 << 26}
+#: the least work (elements x attempts) a sampler does in stages, by the device's style
+#: (absent: never): below, every element makes every attempt in one kernel. The stages cost
+#: Python and syncs (gamma, 16 attempts, on the cpu device: about 5 ms a call, against
+#: 0.1 us an attempt: 3,000 variates 6.2 ms in one kernel, 11.6 ms in stages; 30,000: 45.7
+#: and 17.3 ms). On an H200 the stages' gathers and scatters cost more than the attempts
+#: they save (2^22 gamma variates: 23.7 ms in stages, 3.6 ms in one kernel).
+STAGED_FROM = {"loops": 1 << 16}
 
 
 def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
@@ -470,7 +471,8 @@ def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
     same words whichever stage makes it, so the values are those of every attempt made at
     once, for a fraction of the work: 20,000 Zipf variates made 30 attempts each in 52 ms on the cpu
     device, nearly all of them thrown away."""
-    if math.prod(draw.shape) * attempts < STAGED_FROM.get(draw.device.info.style, 1 << 26):
+    least = STAGED_FROM.get(draw.device.info.style)
+    if least is None or math.prod(draw.shape) * attempts < least:
         return _attempts(draw, params, 0, attempts, attempt)
     from ._indexing_functions import take
     from ._searching_functions import nonzero
@@ -499,7 +501,9 @@ def _attempts(draw: _Draw, params: list[Array], start: int, stop: int,
               attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
     """(found, value) per element of attempts ``start`` to ``stop`` (excluded): two
     reductions over the attempt axis, which fuse into one kernel: the index of the first
-    accepted (a min), then its value (a sum of the one term there)."""
+    accepted (a min), then its value (a sum of the one term there). (Making the first
+    accepted attempt again for its value, rather than the second reduction, was slower:
+    on an H200 4M gamma variates 3.8 -> 4.0 ms, binomial 7.1 -> 8.9 ms.)"""
     over = draw.over_attempts(stop - start, start)
     column = draw.shape + (1,)
     accepted, value = attempt(over, *[broadcast_to(reshape(p, column), over.shape)
