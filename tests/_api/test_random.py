@@ -948,3 +948,28 @@ def test_philox_remade_from_its_template_draws_what_its_operators_draw(
     monkeypatch.setattr(_random_sampling, "_philox_nodes", _random_sampling._philox)
     for a, b in zip(templated, draws()):
         np.testing.assert_array_equal(a, b)
+
+
+def test_rejection_attempts_remade_from_templates_draw_what_their_builders_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rejection sampler's attempts are remade from a template (``graph.rebuilt``) keyed
+    by the structure of the draw and by the values of scalar parameters (which the attempt
+    may fold): the same variates as built each time, when the parameters change between
+    calls and come back, and for parameter arrays."""
+    def draws() -> list[np.ndarray]:
+        rng = _rng(21, "cpu")
+        out = []
+        for shape in (2.0, 3.5, 2.0, np.linspace(0.5, 9.0, 60), 2.0):
+            out.append(np.asarray(rng.gamma(shape, size=60)))
+        for lam in (40.0, 90.0, 40.0):
+            out.append(np.asarray(rng.poisson(lam, size=50)))
+        out.append(np.asarray(rng.vonmises(0.3, 4.0, size=40)))
+        return out
+
+    from zyxarray._lazy import graph
+    templated = draws()
+    assert any(k[0] is _random_sampling._attempts_of for k in graph._rebuilt)
+    monkeypatch.setattr(graph, "rebuilt", lambda build, params, inputs, values=False:
+                        build(*inputs, *params))
+    for a, b in zip(templated, draws()):
+        np.testing.assert_array_equal(a, b)

@@ -334,6 +334,18 @@ def test_rebuilt_remakes_a_graph_on_pending_inputs_and_new_constants(device: str
     out = g.rebuilt(build, (3,), (same, shared))  # (the key is a leaf of the input too)
     assert calls == [3, 4, 3, 3], "another leaf pattern: the builder"
     np.testing.assert_array_equal(to_host(out[0]), (datas[2] + 7) * 3 + 7)
+    # a builder that folds a constant input: keyed by its value (``values=True``)
+    folds: list[int] = []
+
+    def fold(a: g.Node, k: g.Node) -> tuple[g.Node]:
+        folds.append(1)
+        return (g.alu(Op.ADD, a, g.alu(Op.MUL, k, g.literal(3, np.int64, dev))),)
+
+    for value, again in ((5, 1), (11, 2), (5, 2), (11, 2)):
+        k = g.const(np.int64(value), np.int64, dev)
+        (out,) = g.rebuilt(fold, (), (nodes[0], k), values=True)
+        assert len(folds) == again
+        np.testing.assert_array_equal(to_host(out), datas[0] + 7 + 3 * value)
     g._forget_keys()
     assert not g._rebuilt
 

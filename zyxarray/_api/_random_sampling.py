@@ -504,6 +504,35 @@ def _attempts(draw: _Draw, params: list[Array], start: int, stop: int,
     accepted (a min), then its value (a sum of the one term there). (Making the first
     accepted attempt again for its value, rather than the second reduction, was slower:
     on an H200 4M gamma variates 3.8 -> 4.0 ms, binomial 7.1 -> 8.9 ms.)"""
+    keys = [k for pair in draw.round_keys for k in pair]
+    words = [*draw.counter, *keys]
+    if draw.block != 0 or not all(isinstance(w, g.Node) for w in words):
+        return _attempts_built(draw, params, start, stop, attempt)
+    # (remade from a template after the first call of a structure: the attempt's graph,
+    # a few hundred nodes, costs its Python once; scalar parameters are keyed by value)
+    found, chosen = g.rebuilt(_attempts_of, (draw.shape, draw.device, len(draw.counter),
+                                             len(keys), start, stop, attempt),
+                              (*words, *[p._node for p in params]), values=True)
+    return Array._new(found), Array._new(chosen)
+
+
+def _attempts_of(*args: Any) -> tuple[g.Node, g.Node]:
+    """``_attempts_built`` of the nodes ``_attempts`` passed ``graph.rebuilt``: the draw's
+    counter words and round keys, then the parameters."""
+    *nodes, shape, device, n_counter, n_keys, start, stop, attempt = args
+    draw = _Draw.__new__(_Draw)
+    draw.shape, draw.device, draw.offset = shape, device, None
+    draw.counter = tuple(nodes[:n_counter])
+    keys = nodes[n_counter:n_counter + n_keys]
+    draw.round_keys = [(keys[i], keys[i + 1]) for i in range(0, n_keys, 2)]
+    draw.block, draw._blocks = 0, {}
+    params = [Array._new(n) for n in nodes[n_counter + n_keys:]]
+    found, chosen = _attempts_built(draw, params, start, stop, attempt)
+    return found._node, chosen._node
+
+
+def _attempts_built(draw: _Draw, params: list[Array], start: int, stop: int,
+                    attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
     over = draw.over_attempts(stop - start, start)
     column = draw.shape + (1,)
     accepted, value = attempt(over, *[broadcast_to(reshape(p, column), over.shape)

@@ -1033,20 +1033,28 @@ _rebuilt: dict[tuple, tuple | None] = {}
 
 
 def rebuilt(build: Callable[..., tuple[Node, ...]], params: tuple,
-            inputs: tuple[Node, ...]) -> tuple[Node, ...]:
+            inputs: tuple[Node, ...], values: bool = False) -> tuple[Node, ...]:
     """``build(*inputs, *params)``, a tuple of nodes made on ``inputs`` (any keyed nodes),
     for a ``build`` whose graph depends on its inputs only through their structure, never
     their values (nothing it makes folds an input's value: the caller's promise; ``params``
     hold whatever else it depends on, hashable). The first call's graph is kept as a
     template; a later call with inputs of the same structure gets the same nodes, keys and
     leaves made around its inputs, without ``build`` (a Philox block: 100 nodes, 10-15 us
-    of Python each through the operators, 1 us remade)."""
+    of Python each through the operators, 1 us remade).
+
+    ``values``: the inputs that are one value (a CONST or its broadcast) are keyed by that
+    value too, for a ``build`` that may fold them (a sampler's scalar parameters): a call
+    with other values builds, and keeps, a template of its own."""
     flat: list[Node] = []
     sig: list[Any] = []
     for n in inputs:
         if n.key is None:
             return build(*inputs, *params)
-        sig.append((n.key, is_constant(n), n.dtype, n.shape, n.device))
+        one = is_constant(n)
+        if one and values:
+            c = n if n.op == "CONST" else n.srcs[0]
+            one = (type(c.arg), c.arg)
+        sig.append((n.key, one, n.dtype, n.shape, n.device))
         flat.extend(n.leaves or (n,))
     first: dict[int, int] = {}
     pattern = tuple([first.setdefault(id(leaf), i) for i, leaf in enumerate(flat)])
