@@ -932,9 +932,9 @@ def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
 
 def test_philox_remade_from_its_template_draws_what_its_operators_draw(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Draws after the first of a structure remake Philox's nodes from a template
-    (``graph.rebuilt``) with the new key and offset: the same variates as Philox built by
-    its operators, for other seeds, offsets and shapes."""
+    """Draws after the first of a structure remake Philox's nodes, and a normal's, from a
+    template (``graph.rebuilt``) with the new key and offset: the same variates as built
+    by the operators, for other seeds, offsets and shapes."""
     def draws() -> list[np.ndarray]:
         out = []
         for seed in (3, 4):
@@ -943,9 +943,13 @@ def test_philox_remade_from_its_template_draws_what_its_operators_draw(
                     np.asarray(rng.gamma(2.5, size=40)), np.asarray(rng.integers(0, 9, 30))]
         return out
 
+    from zyxarray._lazy import graph
     templated = draws()
-    assert any(k[0] is _random_sampling._philox_of for k in _random_sampling.g._rebuilt)
-    monkeypatch.setattr(_random_sampling, "_philox_nodes", _random_sampling._philox)
+    assert any(k[0] is _random_sampling._philox_of for k in graph._rebuilt)
+    assert any(k[0] is _random_sampling._templated_of and k[1][0] is
+               _random_sampling._standard_normal_built for k in graph._rebuilt)
+    monkeypatch.setattr(graph, "rebuilt", lambda build, params, inputs, values=False:
+                        build(*inputs, *params))
     for a, b in zip(templated, draws()):
         np.testing.assert_array_equal(a, b)
 
@@ -968,7 +972,8 @@ def test_rejection_attempts_remade_from_templates_draw_what_their_builders_draw(
 
     from zyxarray._lazy import graph
     templated = draws()
-    assert any(k[0] is _random_sampling._attempts_of for k in graph._rebuilt)
+    assert any(k[0] is _random_sampling._templated_of and k[1][0] is
+               _random_sampling._attempts_on for k in graph._rebuilt)
     monkeypatch.setattr(graph, "rebuilt", lambda build, params, inputs, values=False:
                         build(*inputs, *params))
     for a, b in zip(templated, draws()):

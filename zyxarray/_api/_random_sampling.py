@@ -296,8 +296,14 @@ def _work_float(device: Device) -> dt.DType:
     return ew.default_float(device)
 
 
-@_fixed_constants
 def _standard_normal(draw: _Draw, work: dt.DType) -> Array:
+    """``_standard_normal_built``, remade from a template after the first call of a
+    structure (``_templated``)."""
+    return _templated(_standard_normal_built, draw, [], (work,))[0]
+
+
+@_fixed_constants
+def _standard_normal_built(draw: _Draw, work: dt.DType) -> Array:
     """Box-Muller: sqrt(-2 log u1) cos(2 pi u2), u1 in (0, 1] (block 0, words 0-1) and u2 in
     [0, 1) (words 2-3); exact, one variate per element (53-bit u1: |z| < 8.6, a tail of
     probability 1e-17)."""
@@ -504,31 +510,48 @@ def _attempts(draw: _Draw, params: list[Array], start: int, stop: int,
     accepted (a min), then its value (a sum of the one term there). (Making the first
     accepted attempt again for its value, rather than the second reduction, was slower:
     on an H200 4M gamma variates 3.8 -> 4.0 ms, binomial 7.1 -> 8.9 ms.)"""
+    found, chosen = _templated(_attempts_on, draw, params, (start, stop, attempt))
+    return found, chosen
+
+
+def _attempts_on(draw: _Draw, *rest: Any) -> tuple[Array, Array]:
+    """``_attempts_built`` with the parameters spread (``_templated``'s form)."""
+    *params, start, stop, attempt = rest
+    return _attempts_built(draw, list(params), start, stop, attempt)
+
+
+def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics: tuple
+               ) -> tuple[Array, ...]:
+    """``fn(draw, *arrays, *statics)`` (an array or a tuple of them) as a tuple, remade from
+    a template (``graph.rebuilt``) after the first call of a structure: a distribution's
+    graph, hundreds of nodes, then costs its operators' Python once, not at every call.
+    The template is keyed by the draw's shape and counter structure, ``statics``
+    (hashable) and the arrays' structure, and by the values of the arrays that are one
+    value (a scalar parameter the distribution may fold into its constants); a draw with a
+    block of its own (an attempt axis) is built."""
     keys = [k for pair in draw.round_keys for k in pair]
     words = [*draw.counter, *keys]
     if draw.block != 0 or not all(isinstance(w, g.Node) for w in words):
-        return _attempts_built(draw, params, start, stop, attempt)
-    # (remade from a template after the first call of a structure: the attempt's graph,
-    # a few hundred nodes, costs its Python once; scalar parameters are keyed by value)
-    found, chosen = g.rebuilt(_attempts_of, (draw.shape, draw.device, len(draw.counter),
-                                             len(keys), start, stop, attempt),
-                              (*words, *[p._node for p in params]), values=True)
-    return Array._new(found), Array._new(chosen)
+        out = fn(draw, *arrays, *statics)
+        return out if isinstance(out, tuple) else (out,)
+    nodes = g.rebuilt(_templated_of, (fn, draw.shape, draw.device, len(draw.counter),
+                                      len(keys), statics),
+                      (*words, *[a._node for a in arrays]), values=True)
+    return tuple(Array._new(n) for n in nodes)
 
 
-def _attempts_of(*args: Any) -> tuple[g.Node, g.Node]:
-    """``_attempts_built`` of the nodes ``_attempts`` passed ``graph.rebuilt``: the draw's
-    counter words and round keys, then the parameters."""
-    *nodes, shape, device, n_counter, n_keys, start, stop, attempt = args
+def _templated_of(*args: Any) -> tuple[g.Node, ...]:
+    """``fn`` of the nodes ``_templated`` passed ``graph.rebuilt`` (the draw's counter words
+    and round keys, then the arrays), as nodes."""
+    *nodes, fn, shape, device, n_counter, n_keys, statics = args
     draw = _Draw.__new__(_Draw)
     draw.shape, draw.device, draw.offset = shape, device, None
     draw.counter = tuple(nodes[:n_counter])
     keys = nodes[n_counter:n_counter + n_keys]
     draw.round_keys = [(keys[i], keys[i + 1]) for i in range(0, n_keys, 2)]
     draw.block, draw._blocks = 0, {}
-    params = [Array._new(n) for n in nodes[n_counter + n_keys:]]
-    found, chosen = _attempts_built(draw, params, start, stop, attempt)
-    return found._node, chosen._node
+    out = fn(draw, *[Array._new(n) for n in nodes[n_counter + n_keys:]], *statics)
+    return tuple(a._node for a in (out if isinstance(out, tuple) else (out,)))
 
 
 def _attempts_built(draw: _Draw, params: list[Array], start: int, stop: int,
