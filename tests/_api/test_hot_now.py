@@ -380,29 +380,6 @@ def test_a_region_written_into_a_fill_is_memory_and_what_follows_is_now() -> Non
     assert got[2] == pytest.approx(change, rel=1e-15)
 
 
-def test_a_small_pending_array_rolled_or_joined_is_computed_first() -> None:
-    """A small grid left pending by one operation the C path does not compute (``%``) is
-    computed when ``roll`` or ``concat`` meets it, as NumPy would have it: the rolls are
-    NumPy's, and the steps after them compute now (one kernel in all, not a graph of joins
-    growing through the loop)."""
-    yy, xx = np.mgrid[0:16, 0:16]
-    grid = ((xp.asarray(xx) * 7 + xp.asarray(yy) * 13) % 5 == 0).astype(int)
-    host = ((xx * 7 + yy * 13) % 5 == 0).astype(int)
-    before = realize.stats["kernels"]
-    for _ in range(3):
-        n = sum(xp.roll(xp.roll(grid, i, 0), j, 1)
-                for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0))
-        grid = ((n == 3) | ((grid == 1) & (n == 2))).astype(int)
-        hn = sum(np.roll(np.roll(host, i, 0), j, 1)
-                 for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0))
-        host = ((hn == 3) | ((host == 1) & (hn == 2))).astype(int)
-    assert realize.stats["kernels"] - before <= 1
-    np.testing.assert_array_equal(np.asarray(grid), host)
-    joined = xp.concat([xp.asarray(xx[:2]) % 3, xp.asarray(yy[:1])])
-    assert joined._node.op == "BUFFER"
-    np.testing.assert_array_equal(np.asarray(joined), np.concatenate([xx[:2] % 3, yy[:1]]))
-
-
 def test_created_arrays_follow_now_max() -> None:
     previous = _hot.set_now_max(0)
     try:

@@ -183,7 +183,6 @@ class _linked:
     import inside each call would cost a microsecond of a loop's step)."""
 
     in_base: Any = None
-    realize: Any = None
     host_memory: Any = None
     buffer_node: Any = None
     array: Any = None
@@ -193,9 +192,8 @@ def install(cls: type) -> None:
     """Bind ``cls``'s slots (``SLOTS``) to its underscore methods, in C or in Python."""
     from .._devices.base import host_memory
     from .._lazy.graph import buffer_node
-    from .._lazy.realize import _in_base, realize
+    from .._lazy.realize import _in_base
     _linked.in_base, _linked.host_memory = staticmethod(_in_base), staticmethod(host_memory)
-    _linked.realize = staticmethod(realize)
     _linked.buffer_node, _linked.array = staticmethod(buffer_node), staticmethod(cls._new)
     if core is None:
         for dunder, method in SLOTS.items():
@@ -323,12 +321,11 @@ def host_values(nodes: list[Any]) -> list[np.ndarray] | None:
 
 
 def small_in_host(arrays: list[Any]) -> list[np.ndarray] | None:
-    """The values of ``arrays`` (zyxarray arrays of one cpu device) as NumPy arrays over
-    its memory when together they hold at most ``now_max()`` elements (pending ones are
-    computed first): NumPy's eager result is then cheaper than a node and a launch (a loop
-    over a small grid that joins or rolls it every step). None otherwise: too large (checked
-    first, at a few hundred nanoseconds an array), another device, a view that is no window
-    of memory (a padded one)."""
+    """The values of ``arrays`` (zyxarray arrays) as NumPy arrays over the cpu device's
+    memory when together they hold at most ``now_max()`` elements and every one already lies
+    there: NumPy's eager result is then cheaper than a node and a launch (a loop over a small
+    grid that joins or rolls it every step). None otherwise (checked by size first, at a
+    few hundred nanoseconds an array)."""
     limit = now_max()
     if not limit:
         return None
@@ -337,17 +334,7 @@ def small_in_host(arrays: list[Any]) -> list[np.ndarray] | None:
         total += a.size
         if total > limit:
             return None
-    nodes = [a._node for a in arrays]
-    values = host_values(nodes)
-    if values is None and nodes[0].device.info.kind == "cpu" and \
-            all(n.device is nodes[0].device for n in nodes):
-        # small pending inputs are computed first, as NumPy would have them: the join (or
-        # roll) is then NumPy's copy, and what follows it is computed now too (a game of
-        # life on a 32 x 32 grid made pending by one ``%`` stayed lazy through every
-        # step, its rolls a graph of joins)
-        _linked.realize(*nodes)
-        values = host_values(nodes)
-    return values
+    return host_values([a._node for a in arrays])
 
 
 def wrapped(values: np.ndarray, device: Any) -> Any:

@@ -437,7 +437,7 @@ def _int_list(name: str, what: str, v: Any) -> list[int]:
 def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     """Elements shifted along ``axis`` (flattened if None), wrapping around."""
     shifts = _int_list("roll", "shift", shift)
-    host = (_small_in_host([x]) or _in_cpu_memory([x])) if x.ndim else None
+    host = _in_cpu_memory([x]) if x.ndim else None
     if host is not None:        # (in the cpu device's memory: NumPy's one copy there)
         try:
             rolled = np.roll(host[0], shifts if len(shifts) > 1 else shifts[0], axis)
