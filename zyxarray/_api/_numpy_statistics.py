@@ -661,7 +661,7 @@ def bincount(x: Any, /, weights: Any = None, minlength: int = 0) -> Array:
                 # by NumPy's loop; the lazy one-hot reduction or sort costs a realization
                 # per call, which a loop of bincounts pays each step)
                 counts = np.bincount(host.astype(np.int64), minlength=minlength)
-                return asarray(counts, device=x.device)
+                return _hot.wrapped(counts, x.device)    # (NumPy's new array: no copy)
         else:                                   # (two reductions, one read)
             top, bottom = (int(v) for v in mf.stack(
                 [sf.max(x).astype(dt.int64), sf.min(x).astype(dt.int64)])._host())
