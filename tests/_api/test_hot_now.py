@@ -514,6 +514,10 @@ def test_roll_of_memory_is_numpys_and_runs_no_kernel() -> None:
     for shift, axis in ((3, None), (-2, 0), ((1, 2), (0, 1)), ((1, 1), (1, 1)), (9, -1)):
         np.testing.assert_array_equal(np.asarray(xp.roll(a, shift, axis=axis)),
                                       np.roll(host, shift, axis=axis))
+        rolled = xp.roll(a.T[::-1], shift, axis=axis)     # (a view: NumPy keeps its layout)
+        np.testing.assert_array_equal(np.asarray(rolled), np.roll(host.T[::-1], shift, axis))
+        np.testing.assert_array_equal(np.asarray(rolled + 1), np.roll(host.T[::-1], shift,
+                                                                      axis) + 1)
     assert realize.stats["kernels"] == before
     with pytest.raises(ValueError):
         xp.roll(a, 1, axis=2)

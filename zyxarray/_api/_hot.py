@@ -338,8 +338,10 @@ def small_in_host(arrays: list[Any]) -> list[np.ndarray] | None:
 
 
 def wrapped(values: np.ndarray, device: Any) -> Any:
-    """A new, C-contiguous NumPy result that nothing else refers to, as an array of the cpu
-    device ``device`` over the same memory (no copy)."""
+    """A new NumPy result that nothing else refers to, as an array of the cpu device
+    ``device`` over the same memory (no copy, unless it is not C-contiguous: NumPy's roll
+    of a transposed view keeps the view's layout)."""
+    values = np.asarray(values, order="C")
     return _linked.array(_linked.buffer_node(device.wrap_host(values), values.dtype,
                                              values.shape))
 
