@@ -952,77 +952,38 @@ def replay(build: Callable[..., Node], params: tuple, *inputs: Node) -> Node:
             return build(*inputs, *params)
     memo = (build, params, tuple(layout))
     t = _templates.get(memo, False)
+    bases = [n.srcs[0] if n.op == "VIEW" else n for n in inputs]
     if t is False:
         out = build(*inputs, *params)
         if len(_templates) >= MAX_TEMPLATES:
             _templates.clear()
-        _templates[memo] = _template(out, inputs)
+        _templates[memo] = _rebuild_template((out,), inputs, bases)
         return out
     if t is None:
         return build(*inputs, *params)
-    shared, nodes, root = t
-    pool = list(inputs)
-    pool += [n.srcs[0] if n.op == "VIEW" else n for n in inputs]
-    pool += shared
+    shared, nodes, roots = t
+    pool = _remake([*inputs, *bases, *shared], nodes)
+    return pool[roots[0]]
+
+
+def _remake(pool: list[Node], nodes: tuple) -> list[Node]:
+    """``pool`` (a template's inputs, their leaves or bases, its shared leaves) with the
+    template's ``nodes`` made after them, each source and leaf named by its position in
+    ``pool``; depths are computed from the new sources."""
     new = Node.__new__
-    for op, arg, dtype, shape, device, srcs, depth, key, leaves in nodes:
+    epoch = _realized[0]
+    for op, arg, dtype, shape, device, srcs, key, leaves in nodes:
         n = new(Node)
         n.op, n.arg, n.dtype, n.shape, n.device, n.buffer = op, arg, dtype, shape, device, None
         n.srcs = tuple([pool[i] for i in srcs])
-        n.depth, n.key = depth, key
+        depth = 0
+        for x in n.srcs:
+            if x.depth >= depth:
+                depth = x.depth + 1
+        n.depth, n.key, n.epoch = depth, key, epoch
         n.leaves = None if leaves is None else tuple([pool[i] for i in leaves])
-        n.epoch = _realized[0]
         pool.append(n)
-    return pool[root]
-
-
-def _template(out: Node, inputs: tuple[Node, ...]) -> tuple | None:
-    """(shared leaves, the nodes ``build`` made in the order they can be remade, the result's
-    position) for ``replay``: positions index the inputs, then their bases, then the shared
-    leaves, then the made nodes. None where the graph reaches a node other than those (a
-    pending value, data realized meanwhile): such a build is not replayed."""
-    pos: dict[int, int] = {}
-    for i, n in enumerate(inputs):
-        pos.setdefault(id(n), i)
-    for i, n in enumerate(inputs):
-        pos.setdefault(id(n.srcs[0] if n.op == "VIEW" else n), len(inputs) + i)
-    shared: list[Node] = []
-    made: list[Node] = []
-    stack: list[tuple[Node, bool]] = [(out, False)]
-    seen: set[int] = set()
-    while stack:
-        n, ready = stack.pop()
-        if ready:
-            made.append(n)
-            pos[id(n)] = -len(made)          # (renumbered below, once shared is complete)
-            continue
-        if id(n) in pos or id(n) in seen:
-            continue
-        seen.add(id(n))
-        if not n.srcs:
-            if n.op not in ("CONST", "IOTA") or n.buffer is not None:
-                return None
-            pos[id(n)] = 2 * len(inputs) + len(shared)
-            shared.append(n)
-            continue
-        if n.buffer is not None:
-            return None
-        stack.append((n, True))
-        stack.extend((s, False) for s in n.srcs if id(s) not in pos)
-    first = 2 * len(inputs) + len(shared)
-
-    def at(n: Node) -> int:
-        p = pos[id(n)]
-        return first - p - 1 if p < 0 else p
-
-    for n in made:
-        for leaf in n.leaves or ():
-            if id(leaf) not in pos:
-                return None
-    nodes = tuple((n.op, n.arg, n.dtype, n.shape, n.device, tuple(at(s) for s in n.srcs),
-                   n.depth, n.key, None if n.leaves is None else tuple(at(x) for x in n.leaves))
-                  for n in made)
-    return tuple(shared), nodes, at(out)
+    return pool
 
 
 # ``rebuilt``: the same idea for a builder whose inputs are pending nodes (Philox's counter
@@ -1069,29 +1030,17 @@ def rebuilt(build: Callable[..., tuple[Node, ...]], params: tuple,
     if t is None:
         return build(*inputs, *params)
     shared, nodes, roots = t
-    pool: list[Node] = [*inputs, *flat, *shared]
-    new = Node.__new__
-    epoch = _realized[0]
-    for op, arg, dtype, shape, device, srcs, key, leaves in nodes:
-        n = new(Node)
-        n.op, n.arg, n.dtype, n.shape, n.device, n.buffer = op, arg, dtype, shape, device, None
-        n.srcs = tuple([pool[i] for i in srcs])
-        depth = 0
-        for x in n.srcs:
-            if x.depth >= depth:
-                depth = x.depth + 1
-        n.depth, n.key, n.epoch = depth, key, epoch
-        n.leaves = None if leaves is None else tuple([pool[i] for i in leaves])
-        pool.append(n)
+    pool = _remake([*inputs, *flat, *shared], nodes)
     return tuple([pool[r] for r in roots])
 
 
 def _rebuild_template(outs: tuple, inputs: tuple[Node, ...], flat: list[Node]
                       ) -> tuple | None:
     """(shared leaves, the made nodes in an order they can be remade, the outputs'
-    positions) for ``rebuilt``; positions index the inputs, their leaves (``flat``), the
-    shared leaves (constants and iotas the builder made), then the made nodes. None where
-    the graph reaches anything else (realized data, a pending node not among the inputs)."""
+    positions) for ``rebuilt`` and ``replay``; positions index the inputs, ``flat`` (the
+    inputs' leaves, or their bases), the shared leaves (constants and iotas the builder
+    made), then the made nodes. None where the graph reaches anything else (realized data,
+    a pending node not among the inputs)."""
     if not isinstance(outs, tuple) or not all(isinstance(o, Node) for o in outs):
         return None
     pos: dict[int, int] = {}
