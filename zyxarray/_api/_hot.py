@@ -320,23 +320,6 @@ def host_values(nodes: list[Any]) -> list[np.ndarray] | None:
     return out
 
 
-def small_in_host(arrays: list[Any]) -> list[np.ndarray] | None:
-    """The values of ``arrays`` (zyxarray arrays) as NumPy arrays over the cpu device's
-    memory when together they hold at most ``now_max()`` elements and every one already lies
-    there: NumPy's eager result is then cheaper than a node and a launch (a loop over a small
-    grid that joins or rolls it every step). None otherwise (checked by size first, at a
-    few hundred nanoseconds an array)."""
-    limit = now_max()
-    if not limit:
-        return None
-    total = 0
-    for a in arrays:
-        total += a.size
-        if total > limit:
-            return None
-    return host_values([a._node for a in arrays])
-
-
 def wrapped(values: np.ndarray, device: Any) -> Any:
     """A new NumPy result that nothing else refers to, as an array of the cpu device
     ``device`` over the same memory (no copy, unless it is not C-contiguous: NumPy's roll

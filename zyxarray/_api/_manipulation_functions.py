@@ -15,6 +15,7 @@ import numpy as np
 from .._codegen.ir import Op
 from .._lazy import graph as g
 from . import _dtypes as dt
+from . import _hot
 from ._array_object import Array
 from ._elementwise_functions import broadcast_node, broadcast_shapes, device_of
 
@@ -169,33 +170,28 @@ CONCAT_FUSE_MAX = 4
 HOST_CONCAT_MAX = 1 << 22
 
 
-def _in_cpu_memory(parts: list[Array]) -> list[np.ndarray] | None:
-    """The inputs of a concat as NumPy arrays when every one's values are already in the
-    cpu device's memory (rows computed in a Python loop, then stacked): one copy there
-    instead of a kernel per input. None otherwise (any pending input keeps the lazy path,
-    which fuses)."""
-    from . import _hot
-    if any(a.dtype is dt.float16 for a in parts) or \
-            sum(math.prod(a.shape) for a in parts) > HOST_CONCAT_MAX:
-        return None
-    return _hot.host_values([a._node for a in parts])
-
-
-def _small_in_host(arrays: list[Array]) -> list[np.ndarray] | None:
-    """``_hot.small_in_host`` of a concat's inputs (arrays, not float16), else None."""
-    from . import _hot
-    for a in arrays:
+def _in_cpu_memory(parts: list[Array], limit: int = HOST_CONCAT_MAX
+                   ) -> list[np.ndarray] | None:
+    """The inputs of a concat (or roll) as NumPy arrays when every one's values are already
+    in the cpu device's memory and together they hold at most ``limit`` elements (rows
+    computed in a Python loop, then stacked; a small grid's edges joined every step): one
+    copy there instead of a kernel per input. None otherwise: a pending input keeps the lazy
+    path, which fuses; float16 and objects that are not arrays too."""
+    total = 0
+    for a in parts:
         if type(a) is not Array or a.dtype is dt.float16:
             return None
-    return _hot.small_in_host(arrays) if arrays else None
+        total += a.size
+        if total > limit:
+            return None
+    return _hot.host_values([a._node for a in parts]) if parts else None
 
 
 def _host_concat(arrays: list[Array], host: list[np.ndarray], axis: Any) -> Array | None:
-    """``concat`` of inputs whose values ``host`` holds (``_small_in_host``), joined by
+    """``concat`` of inputs whose values ``host`` holds (``_in_cpu_memory``), joined by
     NumPy into a new buffer of the cpu device; None where NumPy refuses them (the general
     path then raises the spec's error: 0-d inputs, shapes that differ, an axis out of
     range)."""
-    from . import _hot
     first = host[0].dtype
     try:
         if any(h.dtype != first for h in host):
@@ -217,7 +213,7 @@ def concat(arrays: Any, /, axis: int | None = 0) -> Array:
     of the result (a copy's work, one compiled kernel for any number of inputs).
     """
     arrays = list(arrays)
-    host = _small_in_host(arrays)
+    host = _in_cpu_memory(arrays, _hot.now_max())
     if host is not None:
         # small inputs in the cpu device's memory: NumPy's one copy now, as NumPy does, not
         # a node and a launch (a loop over a small grid joins its edges every step)
@@ -444,7 +440,6 @@ def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
         except (ValueError, TypeError):     # (the checks below raise the spec's error)
             rolled = None
         if rolled is not None:
-            from . import _hot
             return _hot.wrapped(rolled, x.device)
     if axis is None:
         # Note: as in NumPy, several shifts of the flattened array add up.

@@ -27,8 +27,8 @@ def _stable_argsort(x: np.ndarray, axis: int) -> np.ndarray:
     """NumPy's stable ascending argsort (NaN last, -0.0 equal to 0.0). For keys of 32 bits
     or fewer, each element's order-preserving key and its position are one distinct uint64,
     sorted by NumPy's default (SIMD) sort: any order of distinct keys is the stable one, and
-    it takes half the time of NumPy's stable sort (300 x 900 float32 along rows: 9.7 ->
-    5.4 ms). Other dtypes: NumPy's stable sort."""
+    it takes less than half the time of NumPy's stable sort (300 x 900 float32 along rows:
+    9.5 -> 4.0 ms). Other dtypes: NumPy's stable sort."""
     n = x.shape[axis] if x.ndim else 1
     kind = x.dtype.kind
     if x.ndim == 0 or x.dtype.itemsize > 4 or kind not in "biuf" or n >= 1 << 32 or \
