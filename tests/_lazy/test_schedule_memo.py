@@ -374,6 +374,52 @@ def test_too_many_leaves_take_the_general_path(device: str) -> None:
     assert_close(acc, want, rtol=1e-14)
 
 
+def test_literals_are_not_leaves(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a library algorithm's constants (``graph.literal``) are written into its kernel: its
+    # key names them, and the scheduler puts nothing in their place, so dozens of them keep
+    # a graph keyed and its plans reused without a walk
+    def poly(x):  # type: ignore[no-untyped-def]
+        with graph.literals():
+            acc = x * 0.0
+            for i in range(graph.MAX_KEYED_LEAVES + 8):
+                acc = acc * x + (1.0 / (i + 2))
+            return acc
+
+    x = xp.asarray(BASE / 4, device=device)
+    first = poly(x)
+    assert first._node.key is not None and first._node.leaves == (x._node,)
+    assert_close(first, poly(BASE / 4), rtol=1e-13)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    monkeypatch.setattr(schedule, "_structure", walked)
+    hits = _hits()
+    for k in range(2):
+        h = BASE / (5 + k)
+        assert_close(poly(xp.asarray(h, device=device)), poly(h), rtol=1e-13)
+    assert _hits() == hits + 2
+
+
+def test_a_random_draw_is_keyed_and_not_walked(device: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # Philox's round keys are made in the kernel from the key's two words: a draw's leaves
+    # are its index, the key and the offset (its 20-odd constants are literals)
+    rng = xp.random.default_rng(5, device=device)
+    want = [np.asarray(rng.standard_normal(40)) for _ in range(3)]
+    draw = xp.random.default_rng(5, device=device).standard_normal(40)
+    assert draw._node.key is not None and len(draw._node.leaves) <= 4
+    assert_close(draw, want[0], rtol=0)
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    rng = xp.random.default_rng(5, device=device)
+    monkeypatch.setattr(schedule, "_structure", walked)
+    for w in want:
+        assert_close(rng.standard_normal(40), w, rtol=0)
+
+
 def test_a_keyed_softmax_is_not_walked(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def softmax(x):  # type: ignore[no-untyped-def]
         e = xp.exp(x - xp.max(x, axis=1, keepdims=True))

@@ -56,6 +56,7 @@ from ._random_sampling import (
     _count_inversion,
     _Draw,
     _first_accepted,
+    _fixed_constants,
     _float64_on,
     _host,
     _operand,
@@ -132,6 +133,7 @@ def _zipf_attempt(draw: _Draw, s: Array, mass: Array, accept_scale: Array
     return draw.unit(0, 1, work) * x * shrink <= accept_scale, x
 
 
+@_fixed_constants
 def _zipf(draw: _Draw, a: Array) -> Array:
     s = a - 1.0
     mass = -ew.expm1(-s * _LOG_2_63)
@@ -140,6 +142,7 @@ def _zipf(draw: _Draw, a: Array) -> Array:
     return where(found, x, 1.0)
 
 
+@_fixed_constants
 def _logseries(draw: _Draw, p: Array) -> Array:
     """Kemp's mixture: X = floor(1 + log V / log Q), Q = 1 - (1 - p)**U. log Q is
     log1p(-(1 - p)**U) where Q is above 1/2 and log(-expm1(U log(1 - p))) below, exact to
@@ -214,6 +217,7 @@ def _hyper_rou(draw: _Draw, g: Array, b: Array, s: Array) -> Array:
     return where(found, k, m)
 
 
+@_fixed_constants
 def _hypergeometric(draw: _Draw, good: Array, bad: Array, sample: Array,
                     largest: float | None) -> Array:
     """Hypergeometric variates (float64) of integer-valued good, bad >= 0 and 0 <= sample

@@ -50,6 +50,7 @@ from ._random_sampling import (
     _check,
     _Draw,
     _first_accepted,
+    _fixed_constants,
     _float64_on,
     _host,
     _operand,
@@ -96,6 +97,7 @@ def _gamma_attempt(draw: _Draw, d: Array) -> tuple[Array, Array]:
     return ok, d * safe
 
 
+@_fixed_constants
 def _standard_gamma(draw: _Draw, shape_: Array, work: dt.DType) -> Array:
     """Gamma variates of scale 1 and shape ``shape_`` (> 0; 0 gives 0)."""
     boosted = where(shape_ < 1.0, shape_ + 1.0, shape_)
@@ -125,6 +127,7 @@ def _vonmises_attempt(draw: _Draw, kappa: Array, rho: Array, gap: Array,
     return v <= c * ew.exp(1.0 - c), t
 
 
+@_fixed_constants
 def _vonmises(draw: _Draw, kappa: Array, work: dt.DType) -> Array:
     """von Mises angles around 0 of concentration ``kappa`` (>= 0), in (-pi, pi). Kappa is
     clipped to [1e-30, 1e300] (1e30 in float32): the densities differ from the uniform, or
@@ -141,6 +144,7 @@ def _vonmises(draw: _Draw, kappa: Array, work: dt.DType) -> Array:
     return where(found, ew.atan(t) * 2.0, 0.0)
 
 
+@_fixed_constants
 def _noncentral_chisquare(gen: Any, draw: _Draw, df: Array, nonc: Array, work: dt.DType,
                           host_df: Any, host_nonc: Any) -> Array:
     """Noncentral chi-square variates (df > 0, nonc >= 0): (Z + sqrt(nonc))**2 +

@@ -77,21 +77,25 @@ def _w(op: Op, a: Word, b: Word, device: Device) -> Word:
     return g.alu(op, na, nb)
 
 
-def _round_keys(key: int) -> list[tuple[int, int]]:
-    """The ten round keys of a 64-bit key: its 32-bit halves plus i times the Weyl
-    increments (computed on the host: the key is a constant of the draw)."""
-    k0, k1 = key & _M32, key >> 32
-    return [((k0 + i * _PHILOX_W[0]) & _M32, (k1 + i * _PHILOX_W[1]) & _M32)
-            for i in range(10)]
+def _split_key(key: int) -> tuple[int, int]:
+    """A 64-bit key as Philox's two 32-bit key words."""
+    return key & _M32, key >> 32
 
 
-def _philox(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word, Word]],
+def _philox(counter: tuple[Word, Word, Word, Word], key: tuple[Word, Word],
             device: Device) -> tuple[Word, Word, Word, Word]:
-    """Philox4x32-10 of ``counter``: four words below 2**32. Round i maps (c0, c1, c2, c3)
-    to (hi(M1 c2) ^ c1 ^ k0_i, lo(M1 c2), hi(M0 c0) ^ c3 ^ k1_i, lo(M0 c0))."""
+    """Philox4x32-10 of ``counter`` under ``key`` (two words below 2**32): four words below
+    2**32. Round i maps (c0, c1, c2, c3) to (hi(M1 c2) ^ c1 ^ k0_i, lo(M1 c2),
+    hi(M0 c0) ^ c3 ^ k1_i, lo(M0 c0)), with the round keys k_i = k + i W (mod 2**32) made
+    in the kernel from the key's two words: two arguments, not twenty (a compiler hoists
+    them out of its loops; as arguments they were most of a random graph's leaves, past
+    what the scheduler's structure keys take, and they spilled scalar registers on AMD)."""
     c0, c1, c2, c3 = counter
     m0, m1 = _PHILOX_M
-    for k0, k1 in round_keys:
+    shape = next(w.shape for w in counter if isinstance(w, g.Node))
+    for i in range(10):
+        k0 = _round_key(key[0], i * _PHILOX_W[0] & _M32, shape, device)
+        k1 = _round_key(key[1], i * _PHILOX_W[1] & _M32, shape, device)
         p0 = _w(Op.MUL, c0, m0, device)
         p1 = _w(Op.MUL, c2, m1, device)
         c0, c1, c2, c3 = (
@@ -102,14 +106,28 @@ def _philox(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word,
     return c0, c1, c2, c3
 
 
-def _philox_nodes(counter: tuple[Word, Word, Word, Word], round_keys: list[tuple[Word, Word]],
+def _round_key(word: Word, increment: int, shape: tuple[int, ...], device: Device) -> Word:
+    """``(word + increment) mod 2**32``, a round key. A key word is a CONST (an argument), so
+    ``alu`` would fold this sum on the host into a new argument: it is made on the word's
+    broadcast, which nothing folds, and computed in the kernel (once, where the compiler
+    hoists it)."""
+    if isinstance(word, int):
+        return (word + increment) & _M32
+    if not increment:
+        return word
+    wide = g.broadcast(word, shape) if word.shape != shape else word
+    total = g.alu2(Op.ADD, wide, g.literal(increment, _U64, device))
+    return g.alu2(Op.AND, total, g.literal(_M32, _U64, device))
+
+
+def _philox_nodes(counter: tuple[Word, Word, Word, Word], key: tuple[Word, Word],
                   device: Device) -> tuple[Word, Word, Word, Word]:
     """``_philox`` through ``graph.rebuilt``: a draw of the structure of one made before
     (same counter layout, any key and offset) remakes its 100-odd nodes from a template,
     without the operators' Python. Philox's graph depends on its words' values nowhere:
     the ints among them (fixed words, folded on the host) are the template's parameters,
     and no op it makes has only constant operands."""
-    words = [*counter, *(k for pair in round_keys for k in pair)]
+    words = [*counter, *key]
     nodes = tuple([w for w in words if isinstance(w, g.Node)])
     ints = tuple([None if isinstance(w, g.Node) else w for w in words])
     return g.rebuilt(_philox_of, (ints, device), nodes)   # type: ignore[return-value]
@@ -120,8 +138,7 @@ def _philox_of(*args: Any) -> tuple[Word, Word, Word, Word]:
     *nodes, ints, device = args
     it = iter(nodes)
     words = [next(it) if v is None else v for v in ints]
-    keys = [(words[i], words[i + 1]) for i in range(4, len(words), 2)]
-    return _philox((words[0], words[1], words[2], words[3]), keys, device)
+    return _philox((words[0], words[1], words[2], words[3]), (words[4], words[5]), device)
 
 
 def _fresh(value: int | float, dtype: np.dtype, device: Device) -> g.Node:
@@ -178,20 +195,20 @@ def _key(words: list[int]) -> int:
     return out
 
 
-def _round_key_nodes(key: int, device: Device) -> list[tuple[Word, Word]]:
-    """The round keys of ``key`` as kernel arguments (``_fresh``: a new seed must not compile
+def _key_words(key: int, device: Device) -> tuple[Word, Word]:
+    """The two words of ``key`` as kernel arguments (``_fresh``: a new seed must not compile
     new kernels), the same nodes for every draw of the key: a kernel that combines several
     draws of one generator (a beta's two gammas) takes them once, not once per draw."""
     nodes = _key_nodes.get((key, device))
     if nodes is None:
         if len(_key_nodes) >= 256:
             _key_nodes.clear()
-        nodes = _key_nodes[(key, device)] = [
-            (_fresh(k0, _U64, device), _fresh(k1, _U64, device)) for k0, k1 in _round_keys(key)]
+        k0, k1 = _split_key(key)
+        nodes = _key_nodes[(key, device)] = (_fresh(k0, _U64, device), _fresh(k1, _U64, device))
     return nodes
 
 
-_key_nodes: dict[tuple[int, Device], list[tuple[Word, Word]]] = {}
+_key_nodes: dict[tuple[int, Device], tuple[Word, Word]] = {}
 
 
 def _fixed_constants(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -212,7 +229,7 @@ class _Draw:
     ``offset + i``; its block ``b`` is Philox of (counter, b, 0), four 32-bit words."""
 
     def __init__(self, key: int, offset: int, shape: tuple[int, ...], device: Device) -> None:
-        self.round_keys = _round_key_nodes(key, device)
+        self.key = _key_words(key, device)
         self.shape = shape
         self.device = device
         self.offset = offset
@@ -226,7 +243,7 @@ class _Draw:
         out = self._blocks.get(block)
         if out is None:
             counter = (*self.counter, _w(Op.ADD, self.block, block, self.device), 0)
-            out = self._blocks[block] = _philox_nodes(counter, self.round_keys, self.device)
+            out = self._blocks[block] = _philox_nodes(counter, self.key, self.device)
         return out
 
     def over_attempts(self, attempts: int, start: int = 0) -> _Draw:
@@ -529,7 +546,7 @@ def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics
     (hashable) and the arrays' structure, and by the values of the arrays that are one
     value (a scalar parameter the distribution may fold into its constants); a draw with a
     block of its own (an attempt axis) is built."""
-    keys = [k for pair in draw.round_keys for k in pair]
+    keys = list(draw.key)
     words = [*draw.counter, *keys]
     if draw.block != 0 or not all(isinstance(w, g.Node) for w in words):
         out = fn(draw, *arrays, *statics)
@@ -542,13 +559,12 @@ def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics
 
 def _templated_of(*args: Any) -> tuple[g.Node, ...]:
     """``fn`` of the nodes ``_templated`` passed ``graph.rebuilt`` (the draw's counter words
-    and round keys, then the arrays), as nodes."""
+    and key, then the arrays), as nodes."""
     *nodes, fn, shape, device, n_counter, n_keys, statics = args
     draw = _Draw.__new__(_Draw)
     draw.shape, draw.device, draw.offset = shape, device, None
     draw.counter = tuple(nodes[:n_counter])
-    keys = nodes[n_counter:n_counter + n_keys]
-    draw.round_keys = [(keys[i], keys[i + 1]) for i in range(0, n_keys, 2)]
+    draw.key = tuple(nodes[n_counter:n_counter + n_keys])
     draw.block, draw._blocks = 0, {}
     out = fn(draw, *[Array._new(n) for n in nodes[n_counter + n_keys:]], *statics)
     return tuple(a._node for a in (out if isinstance(out, tuple) else (out,)))

@@ -247,7 +247,8 @@ def _refresh(s: Node, depth: int = 4) -> None:
                 old = x.key
                 _refresh(x, depth - 1)
                 stale = stale or x.key != old
-        elif x.key is not None and not any(x is leaf for leaf in leaves):
+        elif x.key is not None and x.key not in _literal_tokens and \
+                not any(x is leaf for leaf in leaves):
             stale = True    # (now a leaf, realized data or a window of it, not among its leaves)
     if not stale:
         return
@@ -269,7 +270,7 @@ def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
         s = srcs[0]
         k = s.key
         if k is not None:
-            n.leaves = s.leaves or (s,)
+            n.leaves = own_leaves(s)
             n.key = _intern((record, k))
         return
     first = srcs[0].leaves
@@ -289,7 +290,7 @@ def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
         if k is None:
             return
         keys.append(k)
-        for leaf in s.leaves or (s,):
+        for leaf in own_leaves(s):
             i = where.get(id(leaf))
             if i is None:
                 i = where[id(leaf)] = len(leaves)
@@ -299,6 +300,17 @@ def _set_key(n: Node, record: tuple, srcs: tuple[Node, ...]) -> None:
             return
     n.key = _intern((record, tuple(keys), tuple(pattern)))
     n.leaves = tuple(leaves)
+
+
+def own_leaves(s: Node) -> tuple[Node, ...]:
+    """The leaves a keyed ``s`` brings to a node made on it: its leaves, itself if it is a
+    leaf, none if it is a ``literal``: a literal's key names its value, which kernels hold in
+    their source, so the scheduler has nothing to put in its place, and a sampler's dozens of
+    literals do not push its graph past ``MAX_KEYED_LEAVES``."""
+    leaves = s.leaves
+    if leaves is not None:
+        return leaves
+    return () if s.key in _literal_tokens else (s,)
 
 
 @functools.lru_cache(maxsize=256)
@@ -575,11 +587,14 @@ def scalar_op(op: Op, a: Node, value: int | float, reflected: bool,
         _refresh(a)
     ka = a.key
     if ka is not None:
-        leaves = a.leaves or (a,)
-        try:
-            pattern = leaves.index(c)           # (identity: Node has no __eq__)
-        except ValueError:
-            pattern = len(leaves)
+        leaves = own_leaves(a)
+        if c.key in _literal_tokens:
+            pattern = -1                        # (a literal is no leaf: ``own_leaves``)
+        else:
+            try:
+                pattern = leaves.index(c)       # (identity: Node has no __eq__)
+            except ValueError:
+                pattern = len(leaves)
         if pattern < MAX_KEYED_LEAVES:
             record = (op, ka, c.key, pattern, reflected)
             k = _keys.get(record)
@@ -605,8 +620,10 @@ def scalar_replay(a: Node, m: tuple) -> Node | None:
         _refresh(a)
         if a.key != old:
             return None     # (``m`` was found under a's stale key)
-    leaves = a.leaves or (a,)
-    if p < len(leaves):
+    leaves = own_leaves(a)
+    if p < 0:
+        pass                    # (a literal: the key names it, it is no leaf)
+    elif p < len(leaves):
         if leaves[p] is not c:
             return None
     elif c in leaves:           # (identity: Node has no __eq__)
@@ -1016,7 +1033,7 @@ def rebuilt(build: Callable[..., tuple[Node, ...]], params: tuple,
             c = n if n.op == "CONST" else n.srcs[0]
             one = (type(c.arg), c.arg)
         sig.append((n.key, one, n.dtype, n.shape, n.device))
-        flat.extend(n.leaves or (n,))
+        flat.extend(own_leaves(n))
     first: dict[int, int] = {}
     pattern = tuple([first.setdefault(id(leaf), i) for i, leaf in enumerate(flat)])
     memo = (build, params, tuple(sig), pattern)
