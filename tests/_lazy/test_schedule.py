@@ -244,6 +244,29 @@ def test_a_loop_that_observes_a_sum_of_its_state_stores_the_state() -> None:
     assert len(plans) == 1
 
 
+def test_a_costly_live_value_is_stored_on_the_cpu(device: str) -> None:
+    """``noise = 10 * sin(t * 12.9898) ** 3`` is a live array that costs two transcendental
+    functions per element (``HELD_WEIGHT``): the cpu device stores it with the first graph
+    that reads it, so the next reads load it (NumPy code reads its variables again); GPUs
+    compute it again. A cheap live value stays fused either way."""
+    from zyxarray._lazy import schedule
+    h = np.arange(2 * schedule.HELD_MIN_SIZE, dtype=np.float64)
+    t = xp.asarray(h, device=device)
+    noise = 10.0 * xp.sin(t * 12.9898) ** 3
+    shifted = t - 1.0
+    want = 10.0 * np.sin(h * 12.9898) ** 3
+    np.testing.assert_allclose(np.asarray(xp.cumulative_sum(noise + shifted)),
+                               np.cumsum(want + h - 1.0), rtol=1e-9, atol=1e-9)
+    loops = t.device.info.style == "loops"
+    assert noise._node.realized == loops
+    assert not shifted._node.realized
+    assert int(xp.argmax(noise)) == int(np.argmax(want))
+    # below the size, a costly value is computed again (a launch costs more)
+    small = 10.0 * xp.sin(xp.asarray(h[:64], device=device)) ** 3
+    np.asarray(xp.sum(small))
+    assert not small._node.realized
+
+
 def _jacobi(m: Any, u: Any) -> Any:
     inner = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
     mid = m.concatenate([u[1:-1, :1], inner, u[1:-1, -1:]], axis=1)

@@ -744,28 +744,61 @@ HELD_DEPTH = 16
 held_enabled = [True]
 
 
+#: on a device that runs kernels as loops (the cpu device), a pending elementwise value of
+#: at least ``HELD_MIN_SIZE`` elements that a live array shows is stored with the graph when
+#: computing it again would cost at least this much (``_weight``'s units: two transcendental
+#: functions). NumPy code reads its variables again and again: ``sales = base * weekly +
+#: noise`` (two sines and a cube per element) was computed by the kernel of its cumulative
+#: sum, then again by its argmax's. A store and a load cost far less than that there; a GPU
+#: computes it again (its arithmetic is cheap next to the memory they would take).
+HELD_WEIGHT = 16
+HELD_MIN_SIZE = 1 << 12
+
+
 def _held(targets: list[Node], nodes: list[Node]) -> list[Node]:
-    """The pending elementwise values inside a deep graph (``HELD_DEPTH``) that something
-    outside the graph refers to: a live array (a loop's state: ``v *= 0.9; p += v`` then
-    ``float(p.sum())`` every step), or another pending graph. Realizing the targets stores
-    them too. Otherwise the next step's graph holds this one whole: one kernel per step of
-    a new structure, each compiled and each longer than the last. ``nodes`` is the graph
-    (``_structure``'s, each node once); what refers to a node from inside is ``nodes`` and
-    its parents' source tuples."""
-    if not held_enabled[0] or max((t.depth for t in targets), default=0) < HELD_DEPTH:
+    """The pending elementwise values that something outside the graph refers to (a live
+    array, or another pending graph) which realizing the targets stores too:
+
+    - inside a deep graph (``HELD_DEPTH``), all of them: a loop's state (``v *= 0.9; p +=
+      v`` then ``float(p.sum())`` every step); otherwise the next step's graph holds this
+      one whole: one kernel per step of a new structure, each compiled and each longer than
+      the last;
+    - on the cpu device, the costly ones (``HELD_WEIGHT``): the program will most likely
+      read them again.
+
+    ``nodes`` is the graph (``_structure``'s, each node once, sources first); what refers to
+    a node from inside is ``nodes`` and its parents' source tuples."""
+    if not held_enabled[0] or not nodes:
+        return []
+    deep = max((t.depth for t in targets), default=0) >= HELD_DEPTH
+    costly = targets[0].device.info.style == "loops"
+    if not deep and not costly:
         return []
     parents: dict[int, int] = {}    # node -> the source tuples in the graph that hold it
     for n in nodes:
         for src in n.srcs:
             parents[id(src)] = parents.get(id(src), 0) + 1
+    weight: dict[int, int] = {}     # elementwise node -> the cost of computing it again
     n = src = None      # (the loops' variables would count as references below)
     asked = {id(t) for t in targets}
     out: list[Node] = []
     for n in nodes:
+        if n.op == "VIEW":
+            weight[id(n)] = weight.get(id(n.srcs[0]), 0)
+            continue
+        if (n.op != "ALU" and n.op != "CAST") or n.buffer is not None:
+            continue
+        w = _COSTLY_WEIGHT if n.op == "ALU" and n.arg in _COSTLY else 1
+        for x in n.srcs:
+            w += weight.get(id(x), 0)
+        weight[id(n)] = w
         # (the references from here: ``nodes``, this loop's ``n``, getrefcount's argument)
-        if (n.op == "ALU" or n.op == "CAST") and n.buffer is None and id(n) not in asked \
-                and n.depth > 1 and sys.getrefcount(n) > 3 + parents.get(id(n), 0):
+        if id(n) not in asked and n.depth > 1 and (deep or (
+                w >= HELD_WEIGHT and n.size >= HELD_MIN_SIZE)) and \
+                sys.getrefcount(n) > 3 + parents.get(id(n), 0):
             out.append(n)
+            weight[id(n)] = 0       # (stored: what reads it loads it)
+    x = None
     return out
 
 
