@@ -815,7 +815,8 @@ def _schedule(targets: list[Node], held: Sequence[Node] = ()) -> list[KernelPlan
     inlined_by: dict[int, set[int]] = {}    # node -> the planned nodes whose plans inline it
     reasons = {id(t): "asked for" for t in targets}     # node -> why it is stored
     for h in held:
-        reasons[id(h)] = "a value a live array still shows, in a deep graph (a loop's state)"
+        reasons[id(h)] = ("a value a live array still shows, in a deep graph (a loop's state) "
+                          "or costly to compute again")
     pending = list(targets) + list(held)
     while pending:
         n = pending.pop()
