@@ -350,6 +350,48 @@ def test_rebuilt_remakes_a_graph_on_pending_inputs_and_new_constants(device: str
     assert not g._rebuilt
 
 
+def test_the_c_remake_makes_what_the_python_loop_makes(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """``graph._remake`` in C (``_hot.c``'s ``remake``, each slot written at its offset)
+    and in Python make the same nodes: fields, keys, depths from the new sources, and one
+    shared tuple of leaves per leaf set. Malformed templates raise, not crash."""
+    if g.remake_c is None:
+        pytest.skip("the C hot path did not build here")
+    dev = registry.get("cpu")
+
+    def build(a: g.Node, k: g.Node) -> tuple[g.Node, g.Node]:
+        x = g.alu(Op.MUL, g.alu(Op.ADD, a, k), g.literal(3, np.int64, dev))
+        y = g.reduce(g.alu(Op.XOR, x, g.cast(g.iota(16, dev), np.int64)), Op.ADD, (0,))
+        return x, y
+
+    def made(seed: int) -> tuple[tuple[g.Node, g.Node], np.ndarray, int]:
+        data = np.random.default_rng(seed).integers(0, 99, 16)
+        a = g.alu(Op.ADD, g.from_host(data, dev), g.const(np.int64(1), np.int64, dev))
+        k = g.const(np.int64(seed), np.int64, dev)
+        return g.rebuilt(build, (), (a, k)), data, seed   # type: ignore[return-value]
+
+    made(1)                                                   # (the template)
+    (cx, cy), data, k = made(2)
+    monkeypatch.setattr(g, "remake_c", None)
+    (px, py), _, _ = made(2)
+    for c, p in ((cx, px), (cy, py)):
+        assert (c.op, c.arg, c.dtype, c.shape, c.device, c.key, c.depth, c.buffer) == \
+            (p.op, p.arg, p.dtype, p.shape, p.device, p.key, p.depth, p.buffer)
+        assert [s.op for s in c.srcs] == [s.op for s in p.srcs]
+        assert len(c.leaves) == len(p.leaves)
+    assert cx.leaves is cx.srcs[0].leaves, "one tuple per leaf set (a literal is no leaf)"
+    want = (data + 1 + k) * 3
+    np.testing.assert_array_equal(to_host(cx), want)
+    assert int(to_host(cy)[0]) == int(np.sum(want ^ np.arange(16)))
+    from zyxarray._api import _hot
+    assert _hot.core is not None
+    for bad, error in ((((1,),), TypeError),
+                       ((("ALU", Op.ADD, np.dtype(np.int64), (), dev, (5,), None, -1),),
+                        IndexError)):
+        with pytest.raises(error):
+            _hot.core.remake(g.Node, [], bad, (), 0)
+
+
 def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
     """argmax/argmin and var go through ``graph.replay``: called again on other data of the
     same layout, and on windows of one buffer, they give NumPy's answers."""

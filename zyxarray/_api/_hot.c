@@ -2052,9 +2052,161 @@ done:
     return result;
 }
 
+/* graph._remake in C: a template's nodes made around new inputs, every slot of graph.Node
+ * written at its offset (the Python loop cost about half a microsecond a node, a random
+ * draw's 150 of them most of the call). remake(Node, pool, nodes, leaf_sets, epoch) appends
+ * the nodes to `pool`; each entry of `nodes` is (op, arg, dtype, shape, device, source
+ * positions, key, leaf set or -1), positions index `pool`, and nodes with the same leaf set
+ * share one tuple of leaves. */
+#define REMAKE_SLOTS 11
+static const char *remake_names[REMAKE_SLOTS] = {"op", "arg", "dtype", "shape", "device",
+                                                 "buffer", "srcs", "depth", "key", "epoch",
+                                                 "leaves"};
+enum { R_OP, R_ARG, R_DTYPE, R_SHAPE, R_DEVICE, R_BUFFER, R_SRCS, R_DEPTH, R_KEY, R_EPOCH,
+       R_LEAVES };
+static Py_ssize_t remake_offsets[REMAKE_SLOTS];
+static PyTypeObject *remake_type;
+
+static int remake_ready(PyObject *cls) {
+    if ((PyTypeObject *)cls == remake_type) return 1;
+    if (!PyType_Check(cls)) return 0;
+    Py_ssize_t offsets[REMAKE_SLOTS];
+    for (int k = 0; k < REMAKE_SLOTS; k++) {
+        PyObject *descr = PyObject_GetAttrString(cls, remake_names[k]);
+        int ok = descr != NULL && Py_TYPE(descr) == &PyMemberDescr_Type &&
+                 ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
+        if (ok) offsets[k] = ((PyMemberDescrObject *)descr)->d_member->offset;
+        Py_XDECREF(descr);
+        if (!ok) { PyErr_Clear(); return 0; }
+    }
+    memcpy(remake_offsets, offsets, sizeof(offsets));
+    Py_INCREF(cls);
+    Py_XDECREF((PyObject *)remake_type);
+    remake_type = (PyTypeObject *)cls;
+    return 1;
+}
+
+#define SLOT(o, k) (*(PyObject **)((char *)(o) + remake_offsets[k]))
+
+static PyObject *pool_item(PyObject *pool, PyObject *position) {
+    /* a borrowed reference to pool[position], or NULL with an error set */
+    Py_ssize_t i = PyLong_AsSsize_t(position);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= PyList_GET_SIZE(pool)) {
+        PyErr_SetString(PyExc_IndexError, "remake: a position outside the pool");
+        return NULL;
+    }
+    return PyList_GET_ITEM(pool, i);
+}
+
+static PyObject *remake(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 || !PyList_Check(args[1]) || !PyTuple_Check(args[2]) ||
+            !PyTuple_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "remake(Node, pool, nodes, leaf_sets, epoch)");
+        return NULL;
+    }
+    if (!remake_ready(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "remake: the node class has other slots");
+        return NULL;
+    }
+    PyObject *pool = args[1], *nodes = args[2], *sets = args[3], *epoch = args[4];
+    Py_ssize_t n_sets = PyTuple_GET_SIZE(sets);
+    PyObject **made = PyMem_Calloc(n_sets ? (size_t)n_sets : 1, sizeof(PyObject *));
+    if (made == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    for (Py_ssize_t e = 0; e < PyTuple_GET_SIZE(nodes); e++) {
+        PyObject *entry = PyTuple_GET_ITEM(nodes, e);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 8 ||
+                !PyTuple_Check(PyTuple_GET_ITEM(entry, 5))) {
+            PyErr_SetString(PyExc_TypeError, "remake: a malformed template entry");
+            goto done;
+        }
+        PyObject *positions = PyTuple_GET_ITEM(entry, 5);
+        Py_ssize_t m = PyTuple_GET_SIZE(positions);
+        PyObject *srcs = PyTuple_New(m);
+        if (srcs == NULL) goto done;
+        long depth = 0;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *x = pool_item(pool, PyTuple_GET_ITEM(positions, j));
+            if (x == NULL) { Py_DECREF(srcs); goto done; }
+            Py_INCREF(x);
+            PyTuple_SET_ITEM(srcs, j, x);
+            PyObject *xd = Py_TYPE(x) == remake_type ? SLOT(x, R_DEPTH) : NULL;
+            long d = xd != NULL ? PyLong_AsLong(xd) : -2;
+            if (d == -2 || (d == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                PyErr_SetString(PyExc_TypeError, "remake: a source that is not a node");
+                Py_DECREF(srcs);
+                goto done;
+            }
+            if (d >= depth) depth = d + 1;
+        }
+        PyObject *leaves = Py_None;
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 7));
+        if (k == -1 && PyErr_Occurred()) { Py_DECREF(srcs); goto done; }
+        if (k >= n_sets) {
+            PyErr_SetString(PyExc_IndexError, "remake: a leaf set outside the template");
+            Py_DECREF(srcs);
+            goto done;
+        }
+        if (k >= 0) {
+            if (made[k] == NULL) {      /* (a leaf comes before what is made on it) */
+                PyObject *where = PyTuple_GET_ITEM(sets, k);
+                if (!PyTuple_Check(where)) {
+                    PyErr_SetString(PyExc_TypeError, "remake: a malformed leaf set");
+                    Py_DECREF(srcs);
+                    goto done;
+                }
+                PyObject *t = PyTuple_New(PyTuple_GET_SIZE(where));
+                if (t == NULL) { Py_DECREF(srcs); goto done; }
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(where); j++) {
+                    PyObject *x = pool_item(pool, PyTuple_GET_ITEM(where, j));
+                    if (x == NULL) { Py_DECREF(t); Py_DECREF(srcs); goto done; }
+                    Py_INCREF(x);
+                    PyTuple_SET_ITEM(t, j, x);
+                }
+                made[k] = t;
+            }
+            leaves = made[k];
+        }
+        PyObject *depth_obj = PyLong_FromLong(depth);
+        if (depth_obj == NULL) { Py_DECREF(srcs); goto done; }
+        PyObject *n = remake_type->tp_alloc(remake_type, 0);
+        if (n == NULL) { Py_DECREF(depth_obj); Py_DECREF(srcs); goto done; }
+        static const int from_entry[5] = {R_OP, R_ARG, R_DTYPE, R_SHAPE, R_DEVICE};
+        for (int f = 0; f < 5; f++) {
+            PyObject *v = PyTuple_GET_ITEM(entry, f);
+            Py_INCREF(v);
+            SLOT(n, from_entry[f]) = v;
+        }
+        Py_INCREF(Py_None);
+        SLOT(n, R_BUFFER) = Py_None;
+        SLOT(n, R_SRCS) = srcs;
+        SLOT(n, R_DEPTH) = depth_obj;
+        Py_INCREF(PyTuple_GET_ITEM(entry, 6));
+        SLOT(n, R_KEY) = PyTuple_GET_ITEM(entry, 6);
+        Py_INCREF(epoch);
+        SLOT(n, R_EPOCH) = epoch;
+        Py_INCREF(leaves);
+        SLOT(n, R_LEAVES) = leaves;
+        int failed = PyList_Append(pool, n);
+        Py_DECREF(n);
+        if (failed) goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (Py_ssize_t k = 0; k < n_sets; k++) Py_XDECREF(made[k]);
+    PyMem_Free(made);
+    return result;
+}
+#undef SLOT
+
 static PyMethodDef module_methods[] = {
     {"launch", (PyCFunction)(void (*)(void))launch, METH_FASTCALL,
      "launch(kernel, flag, buffers, ints, floats): call a cpu kernel by address."},
+    {"remake", (PyCFunction)(void (*)(void))remake, METH_FASTCALL,
+     "remake(Node, pool, nodes, leaf_sets, epoch): graph._remake in C"},
     {"install", install, METH_VARARGS,
      "install(Array, callables): the class and the Python slow paths (see _hot.py)"},
     {"rows", rows, METH_O, "rows(array): an iterator over array[0], array[1], ..."},

@@ -208,6 +208,8 @@ def install(cls: type) -> None:
                      resolve_row=cls._resolve_row, adopt=adopt, make_fill=make_fill)
     core.install(cls, callables)
     realize.on_write = core.bump
+    from .._lazy import graph
+    graph.remake_c = core.remake
     from .._devices import cpu
     cpu.launcher = core.launch
 

@@ -55,7 +55,6 @@ from ._random_sampling import (
     _U64,
     Word,
     _array,
-    _below,
     _binomial,
     _bounds,
     _check,
@@ -64,8 +63,8 @@ from ._random_sampling import (
     _float_dtype,
     _fresh,
     _host,
+    _integers_built,
     _key,
-    _node,
     _operand,
     _out_shape,
     _poisson,
@@ -73,6 +72,8 @@ from ._random_sampling import (
     _shape_of,
     _standard_exponential,
     _standard_normal,
+    _templated,
+    _uniform_built,
     _w,
     _work_float,
 )
@@ -205,7 +206,7 @@ class Generator(Distributions):
         """Uniform floats in [0, 1): 53 random bits each for float64, 24 for float32.
         ``dtype`` float64 (float32 on a device without float64) or float32."""
         return self._floats("random", size, dtype, out, device,
-                            lambda draw, work: draw.unit(0, 0, work))
+                            lambda draw, work: _templated(_uniform_built, draw, [], (work,))[0])
 
     def standard_normal(self, size: Any = None, dtype: Any = None, out: Any = None, *,
                         device: Any = None) -> Array:
@@ -324,12 +325,8 @@ class Generator(Distributions):
         span = _w(Op.SUB, _u64_word(high, shape, dev), lo, dev)
         if endpoint:
             span = _w(Op.ADD, span, 1, dev)
-        x = draw.words(0)
-        whole = _w(Op.OR, _w(Op.SHL, x[3], 32, dev), x[2], dev)    # span 2**64 wraps to 0
-        is_whole = g.alu(Op.CMPEQ, _node(span), g.const(0, _U64, dev), dtype=np.bool_)
-        offset = g.alu(Op.WHERE, is_whole, _node(whole), _node(_below(draw, span)))
-        value = _w(Op.ADD, offset, lo, dev)
-        return astype(_array(value), d)
+        value = _templated(_integers_built, draw, [_array(lo), _array(span)], ())[0]
+        return astype(value, d)
 
     def poisson(self, lam: Any = 1.0, size: Any = None, *, device: Any = None) -> Array:
         """Poisson integers (int64) of mean ``lam``, exact: inversion by sequential search

@@ -58,6 +58,7 @@ from ._random_sampling import (
     _poisson,
     _standard_exponential,
     _standard_normal,
+    _templated,
     _work_float,
 )
 from ._searching_functions import where
@@ -97,9 +98,14 @@ def _gamma_attempt(draw: _Draw, d: Array) -> tuple[Array, Array]:
     return ok, d * safe
 
 
-@_fixed_constants
 def _standard_gamma(draw: _Draw, shape_: Array, work: dt.DType) -> Array:
-    """Gamma variates of scale 1 and shape ``shape_`` (> 0; 0 gives 0)."""
+    """Gamma variates of scale 1 and shape ``shape_`` (> 0; 0 gives 0): ``_gamma_built``,
+    remade from a template after the first call of a structure."""
+    return _templated(_gamma_built, draw, [shape_], (work,))[0]
+
+
+@_fixed_constants
+def _gamma_built(draw: _Draw, shape_: Array, work: dt.DType) -> Array:
     boosted = where(shape_ < 1.0, shape_ + 1.0, shape_)
     d = boosted - 1.0 / 3.0
     found, value = _first_accepted(draw, [d], GAMMA_ATTEMPTS, _gamma_attempt)

@@ -16,6 +16,7 @@ import itertools
 import math
 import operator
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -224,6 +225,15 @@ def _fixed_constants(f: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+def _counter_of(offset: g.Node, shape: tuple[int, ...], device: Device
+                ) -> tuple[g.Node, g.Node]:
+    """The counter words (low, high) of a draw of ``shape`` from ``offset``: element i (C
+    order) reads counter offset + i (made through ``graph.rebuilt`` by ``_Draw``)."""
+    index = g.cast(g.reshape(g.iota(math.prod(shape), device), shape), _U64)
+    counter = g.alu(Op.ADD, index, offset)
+    return (_w(Op.AND, counter, _M32, device), _w(Op.SHR, counter, 32, device))  # type: ignore
+
+
 class _Draw:
     """The random words of one call: element ``i`` (C order) of ``shape`` reads counter
     ``offset + i``; its block ``b`` is Philox of (counter, b, 0), four 32-bit words."""
@@ -233,9 +243,8 @@ class _Draw:
         self.shape = shape
         self.device = device
         self.offset = offset
-        index = g.cast(g.reshape(g.iota(math.prod(shape), device), shape), _U64)
-        counter = g.alu(Op.ADD, index, _fresh(offset, _U64, device))
-        self.counter = (_w(Op.AND, counter, _M32, device), _w(Op.SHR, counter, 32, device))
+        self.counter = g.rebuilt(_counter_of, (shape, device),      # type: ignore[assignment]
+                                 (_fresh(offset, _U64, device),))
         self.block: Word = 0
         self._blocks: dict[int, tuple[Word, Word, Word, Word]] = {}
 
@@ -354,6 +363,22 @@ def _standard_exponential(draw: _Draw, work: dt.DType) -> Array:
     return -ew.log(draw.unit(0, 0, work, open_low=True))
 
 
+def _uniform_built(draw: _Draw, work: dt.DType) -> Array:
+    """Uniform floats in [0, 1) (``random``; through ``_templated``)."""
+    return draw.unit(0, 0, work)
+
+
+def _integers_built(draw: _Draw, lo: Array, span: Array) -> Array:
+    """lo + a uniform integer in [0, span), as uint64 words (span 0: all 2**64 values;
+    ``integers``, through ``_templated``)."""
+    dev = draw.device
+    x = draw.words(0)
+    whole = _w(Op.OR, _w(Op.SHL, x[3], 32, dev), x[2], dev)    # span 2**64 wraps to 0
+    is_whole = g.alu(Op.CMPEQ, span._node, g.const(0, _U64, dev), dtype=np.bool_)
+    offset = g.alu(Op.WHERE, is_whole, _node(whole), _node(_below(draw, span._node)))
+    return _array(_w(Op.ADD, offset, lo._node, dev))
+
+
 def _below(draw: _Draw, r: Word) -> Word:
     """floor(x r / 2**128) for the 128 random bits x of block 0 (Lemire's multiply-shift on
     32-bit limbs): uniform on [0, r) for 0 < r < 2**64, each value's probability within a
@@ -448,8 +473,14 @@ def _count_inversion(u: Array, first: Array, ratio: Callable[[int], Array],
     return count
 
 
-@_fixed_constants
 def _poisson(draw: _Draw, lam: Array, smallest: float | None, largest: float | None) -> Array:
+    """``_poisson_built``, remade from a template after the first call of a structure."""
+    return _templated(_poisson_built, draw, [lam], (smallest, largest))[0]
+
+
+@_fixed_constants
+def _poisson_built(draw: _Draw, lam: Array, smallest: float | None,
+                   largest: float | None) -> Array:
     """Poisson variates (as float64) of means ``lam``: inversion below mean 30, PTRS from it;
     a branch that no element needs (the bounds known on the host) is not built."""
     work = dt.float64
@@ -551,10 +582,21 @@ def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics
     if draw.block != 0 or not all(isinstance(w, g.Node) for w in words):
         out = fn(draw, *arrays, *statics)
         return out if isinstance(out, tuple) else (out,)
-    nodes = g.rebuilt(_templated_of, (fn, draw.shape, draw.device, len(draw.counter),
-                                      len(keys), statics),
-                      (*words, *[a._node for a in arrays]), values=True)
+    outer = getattr(_building, "offset", None)
+    _building.offset = draw.offset
+    try:
+        nodes = g.rebuilt(_templated_of, (fn, draw.shape, draw.device, len(draw.counter),
+                                          len(keys), statics),
+                          (*words, *[a._node for a in arrays]), values=True)
+    finally:
+        _building.offset = outer
     return tuple(Array._new(n) for n in nodes)
+
+
+#: the offset of the draw whose template is being built, for a sampler that stages its
+#: attempts (``_Draw.at`` needs it; a staged graph reads realized data, so it is never
+#: kept as a template: the offset is not part of the template's key)
+_building = threading.local()
 
 
 def _templated_of(*args: Any) -> tuple[g.Node, ...]:
@@ -562,7 +604,7 @@ def _templated_of(*args: Any) -> tuple[g.Node, ...]:
     and key, then the arrays), as nodes."""
     *nodes, fn, shape, device, n_counter, n_keys, statics = args
     draw = _Draw.__new__(_Draw)
-    draw.shape, draw.device, draw.offset = shape, device, None
+    draw.shape, draw.device, draw.offset = shape, device, getattr(_building, "offset", None)
     draw.counter = tuple(nodes[:n_counter])
     draw.key = tuple(nodes[n_counter:n_counter + n_keys])
     draw.block, draw._blocks = 0, {}
@@ -614,9 +656,15 @@ def _ptrs_attempt(draw: _Draw, lam: Array) -> tuple[Array, Array]:
     return squeeze | test, k
 
 
-@_fixed_constants
 def _binomial(draw: _Draw, n: Array, p: Array, smallest: float | None,
               largest: float | None) -> Array:
+    """``_binomial_built``, remade from a template after the first call of a structure."""
+    return _templated(_binomial_built, draw, [n, p], (smallest, largest))[0]
+
+
+@_fixed_constants
+def _binomial_built(draw: _Draw, n: Array, p: Array, smallest: float | None,
+                    largest: float | None) -> Array:
     """Binomial variates (as float64): with q = min(p, 1 - p), inversion where n q < 30 and
     BTRS from it, mirrored (n - x) where p > 1/2; ``smallest``/``largest`` bound n q when
     the host knows them."""

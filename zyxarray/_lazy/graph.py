@@ -411,11 +411,19 @@ def _literal_token(value: Any, dtype: np.dtype) -> Any:
             return float(np.asarray(float(value), np.float64).astype(dtype)).hex()
     if dtype.kind in "iub":
         v = int(value)
-        info = np.iinfo(dtype) if dtype.kind != "b" else None
-        if info is not None and not info.min <= v <= info.max:
+        if dtype.kind == "b":
+            return bool(v)
+        bounds = _int_bounds.get(dtype)
+        if bounds is None:
+            info = np.iinfo(dtype)
+            bounds = _int_bounds[dtype] = (int(info.min), int(info.max))
+        if not bounds[0] <= v <= bounds[1]:
             raise ValueError(f"literal: {v} is out of range for {dtype}")
-        return bool(v) if dtype.kind == "b" else v
+        return v
     raise TypeError(f"literal: no literal of dtype {dtype}")
+
+
+_int_bounds: dict[np.dtype, tuple[int, int]] = {}    # (np.iinfo's lookup costs 1 us)
 
 
 def literal_token(node: Node) -> Any:
@@ -978,18 +986,28 @@ def replay(build: Callable[..., Node], params: tuple, *inputs: Node) -> Node:
         return out
     if t is None:
         return build(*inputs, *params)
-    shared, nodes, roots = t
-    pool = _remake([*inputs, *bases, *shared], nodes)
-    return pool[roots[0]]
+    pool = _remake([*inputs, *bases, *t[0]], t)
+    return pool[t[2][0]]
 
 
-def _remake(pool: list[Node], nodes: tuple) -> list[Node]:
+#: ``_remake``'s loop in C (``_api/_hot.c``'s ``remake``: each slot written at its offset,
+#: a tenth of the time), set by ``_api/_hot.py`` when its module is built; None: Python's
+remake_c: Callable[..., None] | None = None
+
+
+def _remake(pool: list[Node], template: tuple) -> list[Node]:
     """``pool`` (a template's inputs, their leaves or bases, its shared leaves) with the
-    template's ``nodes`` made after them, each source and leaf named by its position in
-    ``pool``; depths are computed from the new sources."""
+    template's nodes made after them, each source and leaf named by its position in
+    ``pool``; depths are computed from the new sources. Nodes with the same leaves share
+    one tuple of them (a Philox block's 150 nodes have 3 or 4 leaves: one tuple, not 150)."""
+    _, nodes, _, leaf_sets = template
+    if remake_c is not None:
+        remake_c(Node, pool, nodes, leaf_sets, _realized[0])
+        return pool
     new = Node.__new__
     epoch = _realized[0]
-    for op, arg, dtype, shape, device, srcs, key, leaves in nodes:
+    made: list[tuple[Node, ...] | None] = [None] * len(leaf_sets)
+    for op, arg, dtype, shape, device, srcs, key, k in nodes:
         n = new(Node)
         n.op, n.arg, n.dtype, n.shape, n.device, n.buffer = op, arg, dtype, shape, device, None
         n.srcs = tuple([pool[i] for i in srcs])
@@ -998,7 +1016,13 @@ def _remake(pool: list[Node], nodes: tuple) -> list[Node]:
             if x.depth >= depth:
                 depth = x.depth + 1
         n.depth, n.key, n.epoch = depth, key, epoch
-        n.leaves = None if leaves is None else tuple([pool[i] for i in leaves])
+        if k < 0:
+            n.leaves = None
+        else:
+            leaves = made[k]
+            if leaves is None:      # (a leaf comes before what is made on it: it is in pool)
+                leaves = made[k] = tuple([pool[i] for i in leaf_sets[k]])
+            n.leaves = leaves
         pool.append(n)
     return pool
 
@@ -1046,15 +1070,15 @@ def rebuilt(build: Callable[..., tuple[Node, ...]], params: tuple,
         return outs
     if t is None:
         return build(*inputs, *params)
-    shared, nodes, roots = t
-    pool = _remake([*inputs, *flat, *shared], nodes)
-    return tuple([pool[r] for r in roots])
+    pool = _remake([*inputs, *flat, *t[0]], t)
+    return tuple([pool[r] for r in t[2]])
 
 
 def _rebuild_template(outs: tuple, inputs: tuple[Node, ...], flat: list[Node]
                       ) -> tuple | None:
     """(shared leaves, the made nodes in an order they can be remade, the outputs'
-    positions) for ``rebuilt`` and ``replay``; positions index the inputs, ``flat`` (the
+    positions, the distinct tuples of leaf positions the nodes name) for ``rebuilt`` and
+    ``replay``; positions index the inputs, ``flat`` (the
     inputs' leaves, or their bases), the shared leaves (constants and iotas the builder
     made), then the made nodes. None where the graph reaches anything else (realized data,
     a pending node not among the inputs)."""
@@ -1095,10 +1119,14 @@ def _rebuild_template(outs: tuple, inputs: tuple[Node, ...], flat: list[Node]
         for leaf in n.leaves or ():
             if id(leaf) not in pos:
                 return None
+    sets: dict[tuple[int, ...], int] = {}       # leaves' positions -> their index
+    for n in made:
+        if n.leaves is not None:
+            sets.setdefault(tuple([pos[id(x)] for x in n.leaves]), len(sets))
     nodes = tuple((n.op, n.arg, n.dtype, n.shape, n.device, tuple(pos[id(s)] for s in n.srcs),
-                   n.key, None if n.leaves is None else tuple(pos[id(x)] for x in n.leaves))
+                   n.key, -1 if n.leaves is None else sets[tuple([pos[id(x)] for x in n.leaves])])
                   for n in made)
-    return tuple(shared), nodes, tuple(pos[id(o)] for o in outs)
+    return tuple(shared), nodes, tuple(pos[id(o)] for o in outs), tuple(sets)
 
 
 def view_of(node: Node, st: ShapeTracker, shape: tuple[int, ...]) -> Node:
