@@ -897,37 +897,39 @@ def test_sequential_bit_generators_are_refused_clearly(name: str) -> None:
         xp.random.Generator(getattr(xp.random, name)(1))
 
 
-def test_rejection_samplers_in_stages_draw_what_one_kernel_draws(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """From ``STAGED_FROM`` elements a rejection sampler makes its first attempt for every
-    element, and the later ones only for the elements none accepted, gathered: the same
-    variates, bit for bit, as every attempt made at once, and the later stages see few
-    elements."""
-    calls: list[tuple[int, int, int]] = []
-    real = _random_sampling._attempts
+def test_a_rejection_sampler_stops_at_its_first_accepted_attempt(device: str) -> None:
+    """A sampler's attempts are a ``FIRST`` reduction: each element's loop computes no
+    attempt after its first accepted one (an IF on the running minimum inside the reduction
+    loop), then makes that attempt again for its value, in one kernel."""
+    rng = _rng(41, device)
+    plans = xp.explain(rng.gamma(2.5, size=500))
+    assert len(plans) == 1
+    ir = plans[0].ir
+    assert ir is not None
+    ops = [i.op for i in ir.instrs]
+    loops = [k for k, i in enumerate(ir.instrs) if i.op is Op.RANGE and i.arg == "reduce"]
+    assert loops and Op.ACC_SCAN in ops, "the search reads its running minimum"
+    first = ops.index(Op.ACC_SCAN)
+    assert ops[first + 1:].index(Op.IF) < 3, "and guards the attempt with it"
 
-    def spy(draw: Any, params: Any, start: int, stop: int, attempt: Any) -> Any:
-        calls.append((start, stop, math.prod(draw.shape)))
-        return real(draw, params, start, stop, attempt)
 
-    def draws() -> list[np.ndarray]:
-        rng = _rng(40, "cpu")
-        n = 3000
-        return [np.asarray(v) for v in (
-            rng.zipf(2.0, n), rng.vonmises(0.5, 1.0, (2, n // 2)),
-            rng.gamma(np.linspace(0.3, 40, n)), rng.poisson(np.linspace(30, 900, n)))]
-
-    monkeypatch.setattr(_random_sampling, "_attempts", spy)
-    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {"loops": 4096})
-    staged = draws()
-    later = [n for start, _, n in calls if start > 0]
-    assert later and max(later) < 3000 // 2, calls
-    calls.clear()
-    monkeypatch.setattr(_random_sampling, "STAGED_FROM", {})     # (no device stages)
-    whole = draws()
-    assert calls and all(start == 0 for start, _, _ in calls)
-    for a, b in zip(staged, whole):
-        np.testing.assert_array_equal(a, b)
+def test_first_is_the_min_of_a_rising_search(device: str) -> None:
+    """``Op.FIRST`` (a search: the first index along the axis where a condition holds, else
+    the stop value) gives what MIN gives, with and without early exits, whatever the
+    layout: rows of every length, all found, none found."""
+    from zyxarray._lazy import graph as g
+    h = np.random.default_rng(3).random((37, 23)) < 0.2
+    h[0] = False
+    h[1] = True
+    c = xp.asarray(h, device=device)
+    for axis, shape in ((1, (1, 23)), (0, (37, 1))):
+        n = h.shape[axis]
+        index = xp.reshape(xp.astype(xp.arange(n, device=device), xp.float64), shape)
+        candidates = xp.where(c, index, 99.0)
+        got = xp.Array._new(g.reduce(candidates._node, Op.FIRST, (axis,)))
+        want = np.where(h, np.arange(float(n)).reshape(shape), 99.0).min(axis=axis,
+                                                                         keepdims=True)
+        np.testing.assert_array_equal(np.asarray(got), want)
 
 
 def test_philox_remade_from_its_template_draws_what_its_operators_draw(

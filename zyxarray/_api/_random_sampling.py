@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import copy
 import functools
-import itertools
 import math
 import operator
 import os
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -32,8 +30,6 @@ from ._creation_functions import _shape, asarray
 from ._data_type_functions import astype
 from ._manipulation_functions import broadcast_to, reshape
 from ._searching_functions import where
-from ._statistical_functions import min as reduce_min
-from ._statistical_functions import sum as reduce_sum
 
 _M32 = 0xFFFFFFFF
 _M64 = (1 << 64) - 1
@@ -242,7 +238,6 @@ class _Draw:
         self.key = _key_words(key, device)
         self.shape = shape
         self.device = device
-        self.offset = offset
         self.counter = g.rebuilt(_counter_of, (shape, device),      # type: ignore[assignment]
                                  (_fresh(offset, _U64, device),))
         self.block: Word = 0
@@ -272,18 +267,6 @@ class _Draw:
         out._blocks = {}
         return out
 
-    def at(self, index: Array) -> _Draw:
-        """The draw of the elements at ``index`` (positions in C order, a 1-D integer
-        array) alone: element j of the result reads the counter element ``index[j]`` reads
-        here, so it draws the same words."""
-        out = copy.copy(self)
-        out.shape = tuple(index.shape)
-        dev = self.device
-        counter = g.alu(Op.ADD, g.cast(index._node, _U64), _fresh(self.offset, _U64, dev))
-        out.counter = (_w(Op.AND, counter, _M32, dev), _w(Op.SHR, counter, 32, dev))
-        out.block = 0
-        out._blocks = {}
-        return out
 
     def bits64(self, block: int = 0) -> Array:
         """64 random bits per element (uint64)."""
@@ -499,65 +482,22 @@ def _poisson_built(draw: _Draw, lam: Array, smallest: float | None,
     return where(lam < _INVERSION_MAX, inversion, rejection)
 
 
-#: the attempts (counted from the first) that end each stage of a rejection sampler run in
-#: stages (``_first_accepted``): every element makes the first stage's; those none of them
-#: accepted (a few percent) are gathered and make the next stage's, and so on to the last
-ATTEMPT_STAGES = (1, 4, 12)
-#: the least work (elements x attempts) a sampler does in stages, by the device's style
-#: (absent: never): below, every element makes every attempt in one kernel. The stages cost
-#: Python and syncs (gamma, 16 attempts, on the cpu device: about 5 ms a call, against
-#: 0.1 us an attempt: 3,000 variates 6.2 ms in one kernel, 11.6 ms in stages; 30,000: 45.7
-#: and 17.3 ms). On an H200 the stages' gathers and scatters cost more than the attempts
-#: they save (2^22 gamma variates: 23.7 ms in stages, 3.6 ms in one kernel).
-STAGED_FROM = {"loops": 1 << 16}
-
-
 def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
                     attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
     """(found, value) per element: the value of the first accepted of ``attempts``
     independent attempts (``attempt(draw, *params)`` gives (accepted, value) of attempt i
-    from block i).
-
-    From ``STAGED_FROM`` attempts in all (by the device's style), in stages
-    (``ATTEMPT_STAGES``): every element makes the first attempt; only the elements it did
-    not accept (read back: a host sync) are gathered, with their parameters, and make the
-    next attempts, and their results are scattered back. Attempt i of an element draws the
-    same words whichever stage makes it, so the values are those of every attempt made at
-    once, for a fraction of the work: 20,000 Zipf variates made 30 attempts each in 52 ms on the cpu
-    device, nearly all of them thrown away."""
-    least = STAGED_FROM.get(draw.device.info.style)
-    if least is None or math.prod(draw.shape) * attempts < least:
-        return _attempts(draw, params, 0, attempts, attempt)
-    from ._indexing_functions import take
-    from ._searching_functions import nonzero
-    stops = [s for s in ATTEMPT_STAGES if s < attempts] + [attempts]
-    found, value = _attempts(draw, params, 0, stops[0], attempt)
-    found, value = reshape(found, (-1,)), reshape(value, (-1,))
-    flat = [reshape(broadcast_to(p, draw.shape), (-1,)) for p in params]
-    for start, stop in itertools.pairwise(stops):
-        left = nonzero(~found)[0]
-        if left.shape[0] == 0:
-            break
-        more, later = _attempts(draw.at(left), [take(p, left) for p in flat], start, stop,
-                                attempt)
-        found, value = _scattered(found, left, more), _scattered(value, left, later)
-    return reshape(found, draw.shape), reshape(value, draw.shape)
-
-
-def _scattered(x: Array, index: Array, values: Array) -> Array:
-    """A copy of 1-D ``x`` with ``values`` at ``index``."""
-    out = Array._new(x._node)
-    out[index] = values
-    return out
+    from block i). Each element's search stops at its first accepted attempt
+    (``_attempts_built``): no attempt is made for nothing, so the samplers no longer run
+    in stages of gathered elements (20,000 Zipf variates made 30 attempts each in 52 ms on
+    the cpu device; the stages that followed cost Python and host syncs: 3,000 binomial
+    variates 12 ms, 0.7 ms now)."""
+    return _attempts(draw, params, 0, attempts, attempt)
 
 
 def _attempts(draw: _Draw, params: list[Array], start: int, stop: int,
               attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
-    """(found, value) per element of attempts ``start`` to ``stop`` (excluded): two
-    reductions over the attempt axis, which fuse into one kernel: the index of the first
-    accepted (a min), then its value (a sum of the one term there). (Making the first
-    accepted attempt again for its value, rather than the second reduction, was slower:
-    on an H200 4M gamma variates 3.8 -> 4.0 ms, binomial 7.1 -> 8.9 ms.)"""
+    """(found, value) per element of attempts ``start`` to ``stop`` (excluded), remade from
+    a template after the first call of a structure (``_attempts_built``)."""
     found, chosen = _templated(_attempts_on, draw, params, (start, stop, attempt))
     return found, chosen
 
@@ -582,21 +522,10 @@ def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics
     if draw.block != 0 or not all(isinstance(w, g.Node) for w in words):
         out = fn(draw, *arrays, *statics)
         return out if isinstance(out, tuple) else (out,)
-    outer = getattr(_building, "offset", None)
-    _building.offset = draw.offset
-    try:
-        nodes = g.rebuilt(_templated_of, (fn, draw.shape, draw.device, len(draw.counter),
-                                          len(keys), statics),
-                          (*words, *[a._node for a in arrays]), values=True)
-    finally:
-        _building.offset = outer
+    nodes = g.rebuilt(_templated_of, (fn, draw.shape, draw.device, len(draw.counter),
+                                      len(keys), statics),
+                      (*words, *[a._node for a in arrays]), values=True)
     return tuple(Array._new(n) for n in nodes)
-
-
-#: the offset of the draw whose template is being built, for a sampler that stages its
-#: attempts (``_Draw.at`` needs it; a staged graph reads realized data, so it is never
-#: kept as a template: the offset is not part of the template's key)
-_building = threading.local()
 
 
 def _templated_of(*args: Any) -> tuple[g.Node, ...]:
@@ -604,7 +533,7 @@ def _templated_of(*args: Any) -> tuple[g.Node, ...]:
     and key, then the arrays), as nodes."""
     *nodes, fn, shape, device, n_counter, n_keys, statics = args
     draw = _Draw.__new__(_Draw)
-    draw.shape, draw.device, draw.offset = shape, device, getattr(_building, "offset", None)
+    draw.shape, draw.device = shape, device
     draw.counter = tuple(nodes[:n_counter])
     draw.key = tuple(nodes[n_counter:n_counter + n_keys])
     draw.block, draw._blocks = 0, {}
@@ -614,14 +543,23 @@ def _templated_of(*args: Any) -> tuple[g.Node, ...]:
 
 def _attempts_built(draw: _Draw, params: list[Array], start: int, stop: int,
                     attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
+    """(found, value): the first accepted attempt's index, a ``FIRST`` reduction over the
+    attempt axis (a search: each element's loop computes no attempt after the first
+    accepted), then that attempt made again for its value, in the same kernel. Each element
+    makes about two attempts, not ``stop - start``: on an H100 4M gamma variates took 2.3 ms
+    as 16 attempts per element reduced twice (a min for the index, a sum for its value)."""
     over = draw.over_attempts(stop - start, start)
     column = draw.shape + (1,)
-    accepted, value = attempt(over, *[broadcast_to(reshape(p, column), over.shape)
-                                      for p in params])
+    accepted, _ = attempt(over, *[broadcast_to(reshape(p, column), over.shape) for p in params])
     index = astype(_array(over.block), dt.float64)
-    first = reduce_min(where(accepted, index, float(stop)), axis=-1, keepdims=True)
-    chosen = reduce_sum(where(index == first, value, 0.0), axis=-1)
-    return reshape(first, draw.shape) < float(stop), chosen
+    candidates = where(accepted, index, float(stop))
+    first = reshape(Array._new(g.reduce(candidates._node, Op.FIRST, (len(draw.shape),))),
+                    draw.shape)
+    again = copy.copy(draw)
+    again.block = g.cast(first._node, _U64)
+    again._blocks = {}
+    _, value = attempt(again, *params)
+    return first < float(stop), value
 
 
 def _ptrs(draw: _Draw, lam: Array) -> Array:

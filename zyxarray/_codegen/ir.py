@@ -132,6 +132,11 @@ class Op(str, enum.Enum):
     COMPLEX = "COMPLEX"       # srcs (real, imag) -> complex
     # ternary
     WHERE = "WHERE"           # srcs (cond, a, b)
+    # a reduction of the graph only (lowered as MIN, never an accumulator's combine)
+    FIRST = "FIRST"           # the min of ``where(c, x, stop)`` where x rises along the axis
+    #                           and stays below stop: the first x where c holds, else stop; a
+    #                           serial loop stops computing c once one holds (a rejection
+    #                           sampler's first accepted attempt)
 
     def __repr__(self) -> str:
         return self.value
@@ -182,6 +187,8 @@ def identity(op: Op, dtype: np.dtype) -> Any:
         return False
     if op is Op.AND:
         return True
+    if op is Op.FIRST:
+        op = Op.MIN
     if op in (Op.MAX, Op.MIN):
         sign = -1 if op is Op.MAX else 1
         if dtype.kind == "f":

@@ -157,10 +157,16 @@ class Interpreter:
                 extents.append(extent)
                 range_stack.append(i)
                 vals[i] = var
+            elif op == "IF":
+                # (every iteration at once: the block's instructions run masked where the
+                # condition holds)
+                masks.append(_pad(masks[-1], depth) & _pad(a[0], depth))
+                range_stack.append(i)
             elif op == "END":
-                extents.pop()
+                scope = ins[range_stack.pop()].op
                 masks.pop()
-                range_stack.pop()
+                if getattr(scope, "value", scope) != "IF":
+                    extents.pop()
             elif op == "LOAD":
                 buf, idx = a[0], a[1]
                 m = masks[-1] if len(a) == 2 else _pad(masks[-1], depth) & _pad(a[2], depth)

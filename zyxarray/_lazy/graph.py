@@ -746,7 +746,7 @@ def _fold_reduce(node: Node, op: Op, axes: tuple[int, ...], shape: tuple[int, ..
     if dtype.kind not in "biuf" or isinstance(v, complex):
         return None
     value: Any
-    if op in (Op.MAX, Op.MIN, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
+    if op in (Op.MAX, Op.MIN, Op.FIRST, Op.AND, Op.OR) or (dtype.kind == "b" and op in (Op.ADD,
                                                                               Op.MUL)):
         value = v
     elif dtype.kind in "iu" and op in (Op.ADD, Op.MUL):

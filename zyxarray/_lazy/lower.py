@@ -45,6 +45,7 @@ Strategies for thread-style devices (GPUs: work-groups of ``lanes`` work items):
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 from dataclasses import dataclass
@@ -353,10 +354,21 @@ def is_scan(plan: KernelPlan) -> bool:
     return plan.exprs[plan.root].kind == "SCAN"
 
 
+def _searches(plan: KernelPlan) -> bool:
+    """True if the plan has a ``FIRST`` reduction (a search that may stop early)."""
+    return any(e.kind == "REDUCE" and e.arg is Op.FIRST for e in plan.exprs)
+
+
 def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
               cats: list[tuple[str, ...]], info: DeviceInfo) -> tuple[str, int]:
     if is_scan(plan) and red:
         return _scan_strategy(plan, outer, red, cats, info)
+    if len(red) == 1 and _searches(plan):
+        # each point walks its own axis in order and stops computing once it has found
+        # (``reduce_loops``): a rejection sampler's 16 to 40 attempts cost one or two
+        if info.style == "threads":
+            return "g_serial", 1 << (min(GROUP, max(info.max_work_group, 1)).bit_length() - 1)
+        return "row", 1
     if info.style == "threads":
         return _thread_strategy(plan, outer, red, cats, info)
     if not red:
@@ -617,6 +629,14 @@ class _Lowerer:
         self.phase = phase
         self.b = Builder(name)
         self.plan = c.plan
+        # FIRST reductions combine as MIN; ``reduce_loops`` lets a serial walk stop early
+        self.searches = {i for i, e in enumerate(c.plan.exprs)
+                         if e.kind == "REDUCE" and e.arg is Op.FIRST}
+        if self.searches:
+            plan = copy.copy(c.plan)
+            plan.exprs = [e._replace(arg=Op.MIN) if i in self.searches else e
+                          for i, e in enumerate(c.plan.exprs)]
+            self.plan = plan
         self.reduce_values: dict[int, Any] = {}
         self.lane: int | None = None
         self.stashing: int | None = None   # expr the running reduction also stores (row)
@@ -823,6 +843,18 @@ class _Lowerer:
             self.b.store(self.out, self.index(len(self.st_params) - 1, env)[0], v)
         return v
 
+    def _search_stop(self, i: int, env: list[int]) -> int | None:
+        """The value a ``FIRST`` reduction ``i`` reads where nothing is found (its WHERE's
+        third operand, a constant), or None: not a search, or not of that form (then it
+        is walked whole, as the MIN it is)."""
+        if i not in self.searches:
+            return None
+        src = self.plan.exprs[self.plan.exprs[i].srcs[0]]
+        if src.kind != "ALU" or src.arg is not Op.WHERE or \
+                self.plan.exprs[src.srcs[2]].kind not in ("CONST", "LIT"):
+            return None
+        return self.value(src.srcs[2], env)
+
     def reduce_loops(self, group: list[int], accs: dict[int, int], env: list[int],
                      red_dims: list[int], start: int | None = None, end: int | None = None,
                      lane_split: bool = True) -> None:
@@ -854,7 +886,16 @@ class _Lowerer:
         rt = b.range(lo, hi, "reduce")
         env[k + j] = rt
         for i in group:
+            stop = self._search_stop(i, env) if not opened and lanes == 1 else None
+            if stop is None:
+                b.acc_update(accs[i], zero, self._reduced_value(i, env))
+                continue
+            # a search: min(acc, stop) is the first value found so far, or stop; the
+            # point's condition and value are computed only while it is stop
+            so_far = b.emit(Op.ACC_SCAN, self.plan.exprs[i].dtype, (accs[i], zero, stop))
+            searching = b.if_(b.alu(Op.CMPEQ, so_far, stop))
             b.acc_update(accs[i], zero, self._reduced_value(i, env))
+            b.end(searching)
         b.end(rt)
         for r in reversed(opened):
             b.end(r)
