@@ -913,6 +913,23 @@ def test_a_rejection_sampler_stops_at_its_first_accepted_attempt(device: str) ->
     assert ops[first + 1:].index(Op.IF) < 3, "and guards the attempt with it"
 
 
+def test_hypergeometric_builds_only_the_branch_its_host_parameters_need(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Host parameters whose reduced means are all at least 30 take the ratio-of-uniforms
+    sampler alone: the inversion's hundreds of steps are not built (nor computed)."""
+    from zyxarray._api import _random_discrete
+
+    def refused(*args: Any) -> Any:
+        raise AssertionError("the inversion was built")
+
+    params = [xp.asarray(v) for v in (600, 400, 300)]     # (device data: bounds unknown)
+    want = np.asarray(_rng(9, "cpu").hypergeometric(*params, size=500))
+    monkeypatch.setattr(_random_discrete, "_hyper_inversion", refused)
+    got = np.asarray(_rng(9, "cpu").hypergeometric(600, 400, 300, size=500))
+    np.testing.assert_array_equal(got, want)
+    assert abs(got.mean() - 180) < 2
+
+
 def test_first_is_the_min_of_a_rising_search(device: str) -> None:
     """``Op.FIRST`` (a search: the first index along the axis where a condition holds, else
     the stop value) gives what MIN gives, with and without early exits, whatever the

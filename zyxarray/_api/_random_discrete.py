@@ -219,10 +219,11 @@ def _hyper_rou(draw: _Draw, g: Array, b: Array, s: Array) -> Array:
 
 @_fixed_constants
 def _hypergeometric(draw: _Draw, good: Array, bad: Array, sample: Array,
-                    largest: float | None) -> Array:
+                    largest: float | None, smallest: float | None = None) -> Array:
     """Hypergeometric variates (float64) of integer-valued good, bad >= 0 and 0 <= sample
-    <= good + bad; ``largest`` bounds the reduced mean when the host knows it (None:
-    unknown), so that a branch no element needs is not built."""
+    <= good + bad; ``largest`` and ``smallest`` bound the reduced mean when the host knows
+    them (None: unknown), so that a branch no element needs is not built (2^22 variates
+    of (600, 400, 300) on an H100: 18.5 ms with the unused inversion's 300-odd steps)."""
     n = good + bad
     swap_good = good > bad
     g = where(swap_good, bad, good)
@@ -230,6 +231,10 @@ def _hypergeometric(draw: _Draw, good: Array, bad: Array, sample: Array,
     s = where(swap_sample, n - sample, sample)
     b = n - g
     mean = s * g / ew.maximum(n, 1.0)
+    if smallest is not None and smallest >= _INVERSION_MAX:
+        y = _hyper_rou(draw, g, b, s)
+        z = where(swap_good, s - y, y)
+        return where(swap_sample, good - z, z)
     steps = next((k for m, k in _HYPER_STEPS if largest is not None and largest <= m),
                  _HYPER_STEPS[-1][1])
     inversion = _hyper_inversion(draw, g, b, s, steps)
@@ -244,16 +249,18 @@ def _hypergeometric(draw: _Draw, good: Array, bad: Array, sample: Array,
     return where(swap_sample, good - z, z)
 
 
-def _reduced_mean_bound(good: Any, bad: Any, sample: Any) -> float | None:
-    """The largest reduced mean min(s, N - s) min(g, N - g) / N, for host parameters."""
+def _reduced_mean_bounds(good: Any, bad: Any, sample: Any
+                         ) -> tuple[float | None, float | None]:
+    """The smallest and largest reduced means min(s, N - s) min(g, N - g) / N of host
+    parameters ((None, None) for device ones)."""
     hosts = [_host(v) for v in (good, bad, sample)]
     if any(h is None or h.size == 0 for h in hosts):
-        return None
+        return None, None
     g, b, s = np.broadcast_arrays(*(np.trunc(h) for h in hosts))
     n = g + b
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.minimum(s, n - s) * np.minimum(g, b) / np.maximum(n, 1.0)
-    return float(np.max(mean))
+    return float(np.min(mean)), float(np.max(mean))
 
 
 # -- a binary tree of conditional splits --------------------------------------------------------
@@ -369,8 +376,9 @@ class DiscreteDistributions:
         good, bad, sample = (ew.trunc(v) for v in params)
         ok = (good >= 0.0) & (bad >= 0.0) & (sample >= float(least)) & \
             (sample <= good + bad)
+        smallest, largest = _reduced_mean_bounds(ngood, nbad, nsample)
         x = _hypergeometric(draw, where(ok, good, 0.0), where(ok, bad, 0.0),
-                            where(ok, sample, 0.0), _reduced_mean_bound(ngood, nbad, nsample))
+                            where(ok, sample, 0.0), largest, smallest)
         return _counts(x, ok)
 
     def _legacy_hypergeometric(self, ngood: Any, nbad: Any, nsample: Any,
