@@ -411,6 +411,37 @@ def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
                                        rtol=1e-4)
 
 
+def test_argmax_and_var_of_pending_values_are_remade(device: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a pending input (k-means' distances) argmin/argmax and var are remade from a
+    template after the first call of a structure (``graph.remade``: ``rebuilt``), with NumPy's
+    answers for other data and other constants; an input that is one value is keyed by it
+    (the reductions fold it)."""
+    from zyxarray._api import _searching_functions, _statistical_functions
+    built: list[str] = []
+    for module, name in ((_searching_functions, "_packed"),
+                         (_searching_functions, "_two_reductions"),
+                         (_statistical_functions, "_var_one_pass")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _r=real, _n=name: (built.append(_n),
+                                                                         _r(*a))[1])
+    rng = np.random.default_rng(7)
+    for k in range(3):
+        a = rng.standard_normal((30, 17))
+        a[2, 5] = np.nan
+        x = xp.asarray(a, device=device) * (k + 2.0)        # (pending)
+        want = a * (k + 2.0)
+        np.testing.assert_array_equal(np.asarray(xp.argmin(x, axis=1)), np.argmin(want, axis=1))
+        np.testing.assert_array_equal(np.asarray(xp.argmax(xp.astype(x, xp.float32), axis=0)),
+                                      np.argmax(want.astype(np.float32), axis=0))
+        np.testing.assert_allclose(np.asarray(xp.var(x, axis=1)), np.var(want, axis=1),
+                                   rtol=1e-10)
+    assert len(built) <= 3, built       # (each once: the first call of its structure)
+    for value in (1.5, 2.5):            # one value: keyed by it
+        c = xp.full((4, 5), value, device=device) * 1.0
+        assert float(xp.var(c)) == 0.0 and int(xp.argmax(c)) == 0
+
+
 def test_a_key_made_before_a_source_was_realized_is_made_again(device: str) -> None:
     """``counts = sum(onehot, axis=0)`` is built before ``onehot`` is realized (by a library
     call or a read): its key kept onehot's whole graph as leaves, and every value built

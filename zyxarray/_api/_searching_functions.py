@@ -67,14 +67,14 @@ def _index_reduction(name: str, x: Any, axis: Any, keepdims: bool) -> Array:
         # when there is a producer to fuse or the axis is not the last (NumPy's SIMD argmax
         # of plain memory along the last axis is faster; along another axis it is 10-40x
         # slower)
-        return Array._new(g.replay(_packed, (name, ax, bool(keepdims)), x._node))
+        return Array._new(g.remade(_packed, (name, ax, bool(keepdims)), x._node))
     if info.style != "loops" and (library.on_device(info.kind, name) is None or
                                   x.dtype.np.kind != "c"):
         # a dtype too wide to pack on a GPU: two fused reductions on the device, not a
         # round trip through the host (OpenCL), nor CuPy's (cuda: its argmin of a float64
         # array holding several NaNs gave a later NaN's index, not the first, as NumPy);
         # complex numbers, which the IR's MAX/MIN do not order, go to the device library
-        return Array._new(g.replay(_two_reductions, (name, ax, bool(keepdims)), x._node))
+        return Array._new(g.remade(_two_reductions, (name, ax, bool(keepdims)), x._node))
     node = g.library(name, (x._node,), {"axis": ax, "keepdims": bool(keepdims)},
                      np.int64, shape)
     return Array._new(node)

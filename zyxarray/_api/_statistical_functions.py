@@ -247,7 +247,7 @@ def var(x: Any, /, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         r = _var_two_pass("var", x, src, axis, keepdims, correction, mask, mean)
     else:
         axes = normalize_axes("var", axis, x.ndim)
-        r = Array._new(g.replay(_var_one_pass, (axes, bool(keepdims), float(correction)), src))
+        r = Array._new(g.remade(_var_one_pass, (axes, bool(keepdims), float(correction)), src))
     return write_out("var", out, r)
 
 
