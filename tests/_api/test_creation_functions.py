@@ -201,6 +201,17 @@ def test_arange_integers(device: str, start: int, stop: int | None, step: int,
     assert_close(x, expected)
 
 
+def test_arange_of_a_count_is_one_node(device: str) -> None:
+    """``arange(k)`` (start 0, step 1) that is not computed now is the iota itself: one
+    node, not an iota times 1 plus 0 (k-means' one-hot labels build one every step)."""
+    x = xp.arange(100_000, device=device)
+    if x._node.op != "BUFFER":
+        assert x._node.op == "IOTA"
+    np.testing.assert_array_equal(np.asarray(x[-3:]), [99_997, 99_998, 99_999])
+    y = xp.arange(5, 100_005, device=device)
+    np.testing.assert_array_equal(np.asarray(y[:2]), [5, 6])
+
+
 @given(start=st.floats(-100, 100), stop=st.floats(-100, 100),
        step=st.floats(0.01, 10) | st.floats(-10, -0.01),
        dtype=st.sampled_from([None, "float32", "float16"]))

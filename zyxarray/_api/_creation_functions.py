@@ -305,10 +305,14 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, dtype: Any = None, *,
         now = _hot.created(dev, d.np, (n,), _hot.INT_RAMP, int(start), int(step))
         if now is not None:
             return now
-        i = g.iota(n, dev)
-        s = broadcast_node(g.const(int(step), np.int64, dev), (n,))
-        b = broadcast_node(g.const(int(start), np.int64, dev), (n,))
-        return Array._new(g.cast(g.alu(Op.ADD, g.alu(Op.MUL, i, s), b), d.np))
+        # (start + i * step, without the identities: ``arange(k)`` is the iota itself, one
+        # node, not five at 11 us: k-means' one-hot labels build it every step)
+        node = g.iota(n, dev)
+        if step != 1:
+            node = g.alu(Op.MUL, node, broadcast_node(g.const(int(step), np.int64, dev), (n,)))
+        if start != 0:
+            node = g.alu(Op.ADD, node, broadcast_node(g.const(int(start), np.int64, dev), (n,)))
+        return Array._new(g.cast(node, d.np))
     f = np.float64 if dev.info.float64 else np.float32
     i = g.iota(n, dev)
     if d in dt.REAL_FLOATING:
