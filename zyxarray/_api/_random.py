@@ -17,10 +17,8 @@ needs more than 128 bits reads blocks 0, 1, ...), then 0. Kernels hold no data-d
 loops, so the discrete samplers are exact methods of bounded work: inversion by sequential
 search unrolled as a chain of ``where``s for small means, and a rejection sampler with a
 fixed number of independent attempts (attempt i reads block i) for large ones, the attempts
-laid along an axis that two fused reductions walk (the first accepted, then its value). On
-the cpu device, from 2^16 attempts in all, the attempts run in stages: every element makes
-the first, the elements not yet accepted are gathered and make the next few, and so on
-(``_random_sampling._first_accepted``); the values are the same, the work a fraction.
+laid along an axis that a search walks (``Op.FIRST``: each element's loop stops at its first
+accepted attempt, which is then made again for its value; ``_random_sampling._first_accepted``).
 
 Imports ``_lazy.graph`` and the ``_api`` functions; never ``numpy.random``'s generators.
 """

@@ -250,9 +250,9 @@ class _Draw:
             out = self._blocks[block] = _philox_nodes(counter, self.key, self.device)
         return out
 
-    def over_attempts(self, attempts: int, start: int = 0) -> _Draw:
+    def over_attempts(self, attempts: int) -> _Draw:
         """This draw's counters along a new last axis of ``attempts``: attempt i of an
-        element reads block ``start + i`` of its counter. A rejection sampler's independent
+        element reads block i of its counter. A rejection sampler's independent
         attempts become an axis that a reduction walks, so its kernel holds the code of one
         attempt, not one copy per attempt."""
         out = copy.copy(self)
@@ -261,9 +261,7 @@ class _Draw:
         c0, c1 = (g.broadcast(g.reshape(_node(c), column), out.shape) for c in self.counter)
         out.counter = (c0, c1)
         index = g.reshape(g.iota(attempts, self.device), (1,) * len(self.shape) + (attempts,))
-        block = g.cast(g.broadcast(index, out.shape), _U64)
-        out.block = _w(Op.ADD, block, _fresh(start, _U64, self.device), self.device) \
-            if start else block
+        out.block = g.cast(g.broadcast(index, out.shape), _U64)
         out._blocks = {}
         return out
 
@@ -491,21 +489,14 @@ def _first_accepted(draw: _Draw, params: list[Array], attempts: int,
     in stages of gathered elements (20,000 Zipf variates made 30 attempts each in 52 ms on
     the cpu device; the stages that followed cost Python and host syncs: 3,000 binomial
     variates 12 ms, 0.7 ms now)."""
-    return _attempts(draw, params, 0, attempts, attempt)
-
-
-def _attempts(draw: _Draw, params: list[Array], start: int, stop: int,
-              attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
-    """(found, value) per element of attempts ``start`` to ``stop`` (excluded), remade from
-    a template after the first call of a structure (``_attempts_built``)."""
-    found, chosen = _templated(_attempts_on, draw, params, (start, stop, attempt))
-    return found, chosen
+    found, value = _templated(_attempts_on, draw, params, (attempts, attempt))
+    return found, value
 
 
 def _attempts_on(draw: _Draw, *rest: Any) -> tuple[Array, Array]:
     """``_attempts_built`` with the parameters spread (``_templated``'s form)."""
-    *params, start, stop, attempt = rest
-    return _attempts_built(draw, list(params), start, stop, attempt)
+    *params, attempts, attempt = rest
+    return _attempts_built(draw, list(params), attempts, attempt)
 
 
 def _templated(fn: Callable[..., Any], draw: _Draw, arrays: list[Array], statics: tuple
@@ -541,25 +532,25 @@ def _templated_of(*args: Any) -> tuple[g.Node, ...]:
     return tuple(a._node for a in (out if isinstance(out, tuple) else (out,)))
 
 
-def _attempts_built(draw: _Draw, params: list[Array], start: int, stop: int,
+def _attempts_built(draw: _Draw, params: list[Array], attempts: int,
                     attempt: Callable[..., tuple[Array, Array]]) -> tuple[Array, Array]:
     """(found, value): the first accepted attempt's index, a ``FIRST`` reduction over the
     attempt axis (a search: each element's loop computes no attempt after the first
     accepted), then that attempt made again for its value, in the same kernel. Each element
-    makes about two attempts, not ``stop - start``: on an H100 4M gamma variates took 2.3 ms
+    makes about two attempts, not ``attempts``: on an H100 4M gamma variates took 2.3 ms
     as 16 attempts per element reduced twice (a min for the index, a sum for its value)."""
-    over = draw.over_attempts(stop - start, start)
+    over = draw.over_attempts(attempts)
     column = draw.shape + (1,)
     accepted, _ = attempt(over, *[broadcast_to(reshape(p, column), over.shape) for p in params])
     index = astype(_array(over.block), dt.float64)
-    candidates = where(accepted, index, float(stop))
+    candidates = where(accepted, index, float(attempts))
     first = reshape(Array._new(g.reduce(candidates._node, Op.FIRST, (len(draw.shape),))),
                     draw.shape)
     again = copy.copy(draw)
     again.block = g.cast(first._node, _U64)
     again._blocks = {}
     _, value = attempt(again, *params)
-    return first < float(stop), value
+    return first < float(attempts), value
 
 
 def _ptrs(draw: _Draw, lam: Array) -> Array:

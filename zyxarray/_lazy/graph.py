@@ -1135,11 +1135,9 @@ def _rebuild_template(outs: tuple, inputs: tuple[Node, ...], flat: list[Node]
             if id(leaf) not in pos:
                 return None
     sets: dict[tuple[int, ...], int] = {}       # leaves' positions -> their index
-    for n in made:
-        if n.leaves is not None:
-            sets.setdefault(tuple([pos[id(x)] for x in n.leaves]), len(sets))
     nodes = tuple((n.op, n.arg, n.dtype, n.shape, n.device, tuple(pos[id(s)] for s in n.srcs),
-                   n.key, -1 if n.leaves is None else sets[tuple([pos[id(x)] for x in n.leaves])])
+                   n.key, -1 if n.leaves is None else
+                   sets.setdefault(tuple([pos[id(x)] for x in n.leaves]), len(sets)))
                   for n in made)
     return tuple(shared), nodes, tuple(pos[id(o)] for o in outs), tuple(sets)
 

@@ -354,9 +354,9 @@ def is_scan(plan: KernelPlan) -> bool:
     return plan.exprs[plan.root].kind == "SCAN"
 
 
-def _searches(plan: KernelPlan) -> bool:
-    """True if the plan has a ``FIRST`` reduction (a search that may stop early)."""
-    return any(e.kind == "REDUCE" and e.arg is Op.FIRST for e in plan.exprs)
+def _searches(plan: KernelPlan) -> set[int]:
+    """The plan's ``FIRST`` reductions (searches that may stop early), by position."""
+    return {i for i, e in enumerate(plan.exprs) if e.kind == "REDUCE" and e.arg is Op.FIRST}
 
 
 def _strategy(plan: KernelPlan, outer: tuple[int, ...], red: tuple[int, ...],
@@ -630,8 +630,7 @@ class _Lowerer:
         self.b = Builder(name)
         self.plan = c.plan
         # FIRST reductions combine as MIN; ``reduce_loops`` lets a serial walk stop early
-        self.searches = {i for i, e in enumerate(c.plan.exprs)
-                         if e.kind == "REDUCE" and e.arg is Op.FIRST}
+        self.searches = _searches(c.plan)
         if self.searches:
             plan = copy.copy(c.plan)
             plan.exprs = [e._replace(arg=Op.MIN) if i in self.searches else e
