@@ -898,19 +898,33 @@ def test_sequential_bit_generators_are_refused_clearly(name: str) -> None:
 
 
 def test_a_rejection_sampler_stops_at_its_first_accepted_attempt(device: str) -> None:
-    """A sampler's attempts are a ``FIRST`` reduction: each element's loop computes no
-    attempt after its first accepted one (an IF on the running minimum inside the reduction
-    loop), then makes that attempt again for its value, in one kernel."""
+    """A sampler's attempts are a ``FIRST`` reduction: no attempt is computed after the
+    first accepted one (an IF inside the reduction loop), then that attempt is made again
+    for its value, in one kernel. A GPU's work item walks its element's attempts alone (the
+    IF reads its running minimum); a loops-style device's block of 16 elements walks them
+    together, their lanes vectorized, while one of them has found nothing (an OR of the
+    lanes' minimums)."""
     rng = _rng(41, device)
     plans = xp.explain(rng.gamma(2.5, size=500))
     assert len(plans) == 1
     ir = plans[0].ir
     assert ir is not None
-    ops = [i.op for i in ir.instrs]
-    loops = [k for k, i in enumerate(ir.instrs) if i.op is Op.RANGE and i.arg == "reduce"]
-    assert loops and Op.ACC_SCAN in ops, "the search reads its running minimum"
-    first = ops.index(Op.ACC_SCAN)
-    assert ops[first + 1:].index(Op.IF) < 3, "and guards the attempt with it"
+    ins = ir.instrs
+    ops = [i.op for i in ins]
+    loops = [k for k, i in enumerate(ins) if i.op is Op.RANGE and i.arg == "reduce"]
+    assert loops, "the attempts are a loop"
+    if plans[0].strategy == "column":
+        lanes = [k for k, i in enumerate(ins) if i.op is Op.RANGE and i.arg == "lane"]
+        assert len(lanes) == 2 and loops[0] < lanes[0], "lanes inside the attempt loop"
+        guard = ops.index(Op.IF)
+        assert lanes[0] < guard < lanes[1], "a test of the lanes, then the attempt"
+        test = ins[ins[guard].srcs[0]]
+        assert test.op is Op.ACC_RESULT and ins[test.srcs[0]].arg[0] == "OR"
+    else:
+        assert Op.ACC_SCAN in ops, "the search reads its running minimum"
+        first = ops.index(Op.ACC_SCAN)
+        assert ops[first + 1:].index(Op.IF) < 3, "and guards the attempt with it"
+    assert abs(float(xp.mean(rng.gamma(2.5, size=4000))) - 2.5) < 0.15
 
 
 def test_hypergeometric_builds_only_the_branch_its_host_parameters_need(

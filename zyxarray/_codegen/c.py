@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cstyle import CStyleRenderer
-from .ir import Kernel
+from .ir import BOOL, Kernel
 
 KERNEL_NAME = "zx_kernel"
 CDEF = f"void {KERNEL_NAME}(void** bufs, const int64_t* ip, const double* fp);"
@@ -38,9 +38,15 @@ class CRenderer(CStyleRenderer):
                 "  (void)ip; (void)fp;"]
 
     def buffer_decl(self, index: int, dtype: np.dtype, writable: bool, var: str) -> str:
-        t = self.ctype(dtype)
+        # (bool buffers as bytes: gcc vectorizes no loop that loads a _Bool, and a mask
+        # read next to float64 values kept a sampler's loop scalar; stores of 0 and 1 and
+        # ``load``'s ``!= 0`` give the same values)
+        t = "uint8_t" if dtype == BOOL else self.ctype(dtype)
         const = "" if writable else "const "
         return f"{const}{t}* restrict {var} = ({const}{t}*)bufs[{index}];"
+
+    def load(self, buf: str, index: str, dtype: np.dtype) -> str:
+        return f"({buf}[{index}] != 0)" if dtype == BOOL else f"{buf}[{index}]"
 
     def global_loop(self, var: str, start: str, end: str, kernel: Kernel) -> list[str]:
         flag = kernel.meta.get("parallel_arg")

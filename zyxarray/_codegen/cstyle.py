@@ -469,7 +469,9 @@ class CStyleRenderer:
         if op in (Op.MAX, Op.MIN):
             cmp = ">" if op is Op.MAX else "<"
             if kind == "f":
-                return f"(({a[0]} != {a[0]} || {a[0]} {cmp} {a[1]}) ? {a[0]} : {a[1]})"
+                # (``|``, not ``||``: both comparisons are made, so gcc's if-conversion need
+                # not speculate a comparison that may trap, and the loop vectorizes)
+                return f"((({a[0]} != {a[0]}) | ({a[0]} {cmp} {a[1]})) ? {a[0]} : {a[1]})"
             if kind == "c":
                 lt = self.helper("lt", src)
                 first, second = (a[1], a[0]) if op is Op.MAX else (a[0], a[1])
@@ -565,9 +567,18 @@ class CStyleRenderer:
             return f"({x} != 0)"
         if src.kind == "c" and dst.kind != "c":
             return f"(({self.ctype(dst)}){self.cmath('real', src)}({x}))"
+        if src == BOOL and dst.kind == "f":
+            # (through the signed integer of the float's width: gcc vectorizes no loop
+            # that converts a _Bool to a double, a count of conditions ``sum(c)``)
+            width = self.ctype(np.dtype(f"int{dst.itemsize * 8}"))
+            return f"(({self.ctype(dst)})({width})({x}))"
         return f"(({self.ctype(dst)})({x}))"
 
     # -- hooks a dialect overrides ------------------------------------------------------------
+    def load(self, buf: str, index: str, dtype: np.dtype) -> str:
+        """An element of a buffer."""
+        return f"{buf}[{index}]"
+
     def signature(self, kernel: Kernel) -> list[str]:
         raise NotImplementedError
 
@@ -708,7 +719,7 @@ class CStyleRenderer:
                 depth -= 1
                 emit("}")
             elif op is Op.LOAD:
-                item = f"{a[0]}[{a[1]}]"
+                item = self.load(a[0], a[1], x.dtype)  # type: ignore[arg-type]
                 if x.dtype == F16:
                     self.half()
                     item = f"zx_h2f({item})"
