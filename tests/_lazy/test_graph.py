@@ -392,6 +392,48 @@ def test_the_c_remake_makes_what_the_python_loop_makes(monkeypatch: pytest.Monke
             _hot.core.remake(g.Node, [], bad, (), 0)
 
 
+def test_a_large_template_is_remade_with_the_collector_paused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template of ``GC_PAUSE_NODES`` nodes or more is remade with Python's cyclic
+    collector paused (its new nodes make no cycles; each 700 of them started a collection),
+    and the collector is left as it was found: on, or off where the caller turned it off."""
+    import gc
+    dev = registry.get("cpu")
+
+    def build(a: g.Node) -> tuple[g.Node]:
+        for _ in range(g.GC_PAUSE_NODES):
+            a = g.alu(Op.ADD, a, g.literal(1, np.int64, dev))
+        return (a,)
+
+    seen: list[bool] = []
+    inner = g.remake_c
+
+    def remake(*args: Any) -> None:
+        seen.append(gc.isenabled())
+        if inner is not None:
+            inner(*args)
+
+    def made(seed: int) -> g.Node:
+        a = g.alu(Op.ADD, g.from_host(np.arange(4), dev), g.const(np.int64(seed), np.int64,
+                                                                     dev))
+        return g.rebuilt(build, (), (a,))[0]
+
+    made(0)                                                   # (the template)
+    if inner is None:
+        pytest.skip("the C hot path did not build here")
+    monkeypatch.setattr(g, "remake_c", remake)
+    assert gc.isenabled()
+    got = made(5)
+    assert seen == [False] and gc.isenabled()
+    np.testing.assert_array_equal(to_host(got), np.arange(4) + 5 + g.GC_PAUSE_NODES)
+    gc.disable()
+    try:
+        made(6)
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_argmax_and_var_replayed_give_numpys_values(device: str) -> None:
     """argmax/argmin and var go through ``graph.replay``: called again on other data of the
     same layout, and on windows of one buffer, they give NumPy's answers."""

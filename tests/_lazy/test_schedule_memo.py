@@ -420,6 +420,30 @@ def test_a_random_draw_is_keyed_and_not_walked(device: str,
         assert_close(rng.standard_normal(40), w, rtol=0)
 
 
+def test_a_multinomial_is_keyed_and_not_walked(device: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tree of three binomial samplers: its numbers are literals, its attempt axes share
+    # one iota, so its graph (4,500 nodes) is keyed and each call launches its memoized
+    # kernels without walking it (it was built and walked at every call: 25 ms, NumPy 0.7)
+    def draws() -> list[np.ndarray]:
+        rng = xp.random.default_rng(8, device=device)
+        return [np.asarray(rng.multinomial(60, [0.1, 0.2, 0.3, 0.15, 0.25], size=50))
+                for _ in range(3)]
+
+    want = draws()
+    one = xp.random.default_rng(8, device=device).multinomial(60, [0.1, 0.2, 0.3, 0.15,
+                                                                    0.25], size=50)
+    assert one._node.key is not None and len(one._node.leaves) <= graph.MAX_KEYED_LEAVES
+
+    def walked(*args: object) -> None:
+        raise AssertionError("the keyed graph was walked")
+
+    monkeypatch.setattr(schedule, "_structure", walked)
+    for got, w in zip(draws(), want):
+        np.testing.assert_array_equal(got, w)
+        assert (got.sum(axis=1) == 60).all() and got.shape == (50, 5)
+
+
 def test_a_keyed_softmax_is_not_walked(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def softmax(x):  # type: ignore[no-untyped-def]
         e = xp.exp(x - xp.max(x, axis=1, keepdims=True))

@@ -260,7 +260,8 @@ class _Draw:
         column = self.shape + (1,)
         c0, c1 = (g.broadcast(g.reshape(_node(c), column), out.shape) for c in self.counter)
         out.counter = (c0, c1)
-        index = g.reshape(g.iota(attempts, self.device), (1,) * len(self.shape) + (attempts,))
+        index = g.reshape(g.shared_iota(attempts, self.device),
+                          (1,) * len(self.shape) + (attempts,))
         out.block = g.cast(g.broadcast(index, out.shape), _U64)
         out._blocks = {}
         return out

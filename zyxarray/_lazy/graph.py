@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import itertools
 import math
 import threading
@@ -136,7 +137,7 @@ class Node:
 # O(nodes). LIBRARY, SETITEM and COPY nodes have no key; graphs with them are walked.
 # Keys are never reused: the table that interns them is cleared, the counter is not.
 _KEYED = frozenset(("ALU", "CAST", "VIEW", "REDUCE", "SCAN"))
-MAX_KEYED_LEAVES = 16
+MAX_KEYED_LEAVES = 32
 MAX_KEYS = 100_000
 _keys: dict[tuple, int] = {}
 _key_counter = itertools.count(1)
@@ -459,6 +460,20 @@ def iota(n: int, device: Device) -> Node:
 _shared_views: dict[tuple, Node] = {}
 
 
+def shared_iota(n: int, device: Device) -> Node:
+    """``iota(n)`` shared by the library's own graphs (an attempt axis, a join's positions):
+    two draws of one sampler then read one leaf, not two (a multinomial's tree of binomials
+    had six iotas of two lengths, which pushed its graph past ``MAX_KEYED_LEAVES``). Never an
+    array's own node (``arange`` makes its own), so never realized."""
+    key = ("iota", int(n), device)
+    node = _shared_views.get(key)
+    if node is None or node.op != "IOTA":
+        if len(_shared_views) >= MAX_SHARED_CONSTS:
+            _shared_views.clear()
+        node = _shared_views[key] = iota(n, device)
+    return node
+
+
 def shared_position(total: int, shape: tuple[int, ...], axis: int, device: Device) -> Node:
     """Each element's index along ``axis`` (of length ``total``) in an array of ``shape``:
     an iota seen through a broadcast view, one node for every concat of that shape (a loop
@@ -468,7 +483,7 @@ def shared_position(total: int, shape: tuple[int, ...], axis: int, device: Devic
     if node is None:
         if len(_shared_views) >= MAX_SHARED_CONSTS:
             _shared_views.clear()
-        node = iota(total, device)
+        node = shared_iota(total, device)
         node = _shared_views[key] = broadcast(
             reshape(node, (total,) + (1,) * (len(shape) - axis - 1)), shape)
     return node
@@ -1005,6 +1020,12 @@ def _one_node(node: Node, build: Callable[..., Node], params: tuple) -> tuple[No
     return (build(node, *params),)
 
 
+#: templates of at least this many nodes are remade with Python's cyclic garbage collector
+#: paused: the new nodes form no cycles, and each 700 of them started a collection, every
+#: tenth of which walked the older generation too (a multinomial's 4,500 nodes: 5.2 -> 2.0
+#: ms a call, three fifths of it the collector)
+GC_PAUSE_NODES = 512
+
 #: ``_remake``'s loop in C (``_api/_hot.c``'s ``remake``: each slot written at its offset,
 #: a tenth of the time), set by ``_api/_hot.py`` when its module is built; None: Python's
 remake_c: Callable[..., None] | None = None
@@ -1017,7 +1038,14 @@ def _remake(pool: list[Node], template: tuple) -> list[Node]:
     one tuple of them (a Philox block's 150 nodes have 3 or 4 leaves: one tuple, not 150)."""
     _, nodes, _, leaf_sets = template
     if remake_c is not None:
-        remake_c(Node, pool, nodes, leaf_sets, _realized[0])
+        if len(nodes) < GC_PAUSE_NODES or not gc.isenabled():
+            remake_c(Node, pool, nodes, leaf_sets, _realized[0])
+            return pool
+        gc.disable()        # (see GC_PAUSE_NODES)
+        try:
+            remake_c(Node, pool, nodes, leaf_sets, _realized[0])
+        finally:
+            gc.enable()
         return pool
     new = Node.__new__
     epoch = _realized[0]
