@@ -67,6 +67,30 @@ def test_second_compile_of_a_source_is_a_cache_hit(request: pytest.FixtureReques
     # shared object this process has loaded would crash it)
 
 
+def test_a_compile_past_its_budget_is_done_again_without_loop_vectorization(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel whose compile runs past ``COMPILE_BUDGET`` (gcc 12 took 170 s on a sampler's
+    vectorized inversion) is stopped and compiled with ``FALLBACK_CFLAGS``: it works, and
+    the stopped compiler leaves no process or file behind."""
+    from zyxarray._devices import cpu as cpu_module
+    cpu = registry.get("cpu")
+    calls: list[list[str]] = []
+    run = cpu_module._run_to_the_end
+
+    def watched(cmd: list[str], budget: float | None = None) -> tuple[int | None, str]:
+        calls.append(cmd)
+        return run(cmd, 1e-4 if budget is not None else None)
+
+    monkeypatch.setattr(cpu_module, "_run_to_the_end", watched)
+    before = cpu.slow_compiles
+    assert _call(cpu.compile(_fresh_source(request.node.nodeid), None), 2.0) == 4.0
+    assert cpu.slow_compiles == before + 1
+    assert len(calls) == 2 and "-fno-tree-loop-vectorize" in calls[1] and \
+        "-fno-tree-loop-vectorize" not in calls[0]
+    source = Path(next(a for a in calls[0] if a.endswith(".c")))
+    assert not source.exists() and not source.with_suffix(".so").exists()
+
+
 def test_generated_kernels_compile(device: str) -> None:
     """Every kernel of a mixed workload renders to C that the compiler accepts (the kernels
     of loop-style devices; thread-style IR has no C rendering)."""

@@ -444,14 +444,17 @@ def _stirling_tail(k: Array) -> Array:
 def _count_inversion(u: Array, first: Array, ratio: Callable[[int], Array],
                      steps: int) -> Array:
     """Inversion by sequential search, unrolled: the number of j < steps with
-    F(j) <= u, where F(j) = p(0) + ... + p(j), p(0) = ``first``, p(j) = p(j-1) ratio(j)."""
+    F(j) <= u, where F(j) = p(0) + ... + p(j), p(0) = ``first``, p(j) = p(j-1) ratio(j).
+    F rises (every p(j) is at least zero), so that number is 1 + the last j with F(j) <= u:
+    a chain of selects, not a sum of converted conditions (whose 86 vectorized mask
+    conversions took gcc 170 s to compile)."""
     p = first
     cdf = first
-    count = astype(cdf <= u, u.dtype)
+    count = where(cdf <= u, 1.0, 0.0)
     for j in range(1, steps):
         p = p * ratio(j)
         cdf = cdf + p
-        count = count + astype(cdf <= u, u.dtype)
+        count = where(cdf <= u, float(j + 1), count)
     return count
 
 

@@ -48,6 +48,19 @@ from .base import (
 #: zeros.
 CFLAGS = ("-std=gnu11", "-O3", "-march=native", "-fPIC", "-shared", "-fopenmp", "-fwrapv",
           "-fno-math-errno", "-fno-trapping-math", "-ffp-contract=off", "-fno-strict-aliasing")
+#: seconds a kernel may take to compile with ``CFLAGS``: past that the compiler is stopped
+#: and the kernel compiled with ``FALLBACK_CFLAGS`` (no loop vectorization), which every
+#: generated kernel compiles with in well under a second. gcc 12's combiner is quadratic on
+#: some vectorized code: a binomial sampler's unrolled inversion (86 steps) took 170 s, a
+#: multinomial's search 2.8 s (0.2 s each without loop vectorization). The budget is spent
+#: once per kernel and machine: the disk cache keeps what either compile made.
+COMPILE_BUDGET = 2.0
+FALLBACK_CFLAGS = (*CFLAGS, "-fno-tree-loop-vectorize")
+#: kernels of more instructions than this that read a bool buffer compile with
+#: ``FALLBACK_CFLAGS`` straight away: a loop that loads bytes next to float64 arithmetic
+#: vectorizes at the bytes' width (16 or 64 lanes: 2 to 8 vectors for each float64 value),
+#: and gcc then took 2-9 s on a multinomial's samplers (0.2 s without loop vectorization)
+BYTES_AND_MANY_INSTRUCTIONS = 300
 KERNEL_NAME = "zx_kernel"
 #: the thread team's calibration (``CPUDevice._parallel_work``): out = in + 1 over ip[0]
 #: float64 elements, on the team when ip[1] is not 0, as the generated kernels' loops
@@ -241,6 +254,7 @@ class CPUDevice(Device):
         self.pool = MemoryPool("cpu", self._raw_alloc, lambda h: None, total)
         self._lock = threading.Lock()
         self.compiles = 0     # real compiler invocations in this process (tests read it)
+        self.slow_compiles = 0    # of them, kernels past ``COMPILE_BUDGET`` (compiled again)
         if threads > 1:     # (measured when a kernel first asks: ``_parallel_work_once``)
             self.info.extra["parallel_work"] = self._parallel_work_once
 
@@ -352,7 +366,7 @@ class CPUDevice(Device):
             except OSError as e:
                 _debug.log("compile", f"cpu: corrupt cache entry {path} ({e}); recompiling")
                 cache.remove(path)
-        out = self._run_compiler(source)
+        out = self._run_compiler(source, _costly_to_vectorize(ir))
         if cache.enabled():
             out = cache.store_file("cpu", digest, ".so", out)
             return CPUProgram(digest, source, self.ffi.dlopen(str(out)), self.ffi)
@@ -360,14 +374,21 @@ class CPUDevice(Device):
         cache.remove(out)   # the loaded library stays mapped; nothing is left on disk
         return CPUProgram(digest, source, lib, self.ffi)
 
-    def _run_compiler(self, source: str) -> Path:
+    def _run_compiler(self, source: str, costly: bool = False) -> Path:
         src = cache.temp_path("cpu", ".c")
         out = src.with_suffix(".so")
-        cmd = [self.cc, *CFLAGS, "-o", str(out), str(src), "-lm"]
+        cmd = [self.cc, *(FALLBACK_CFLAGS if costly else CFLAGS), "-o", str(out), str(src),
+               "-lm"]
         t0 = time.perf_counter()
         try:
             src.write_text(source)
-            returncode, log = _run_to_the_end(cmd)
+            returncode, log = _run_to_the_end(cmd, None if costly else COMPILE_BUDGET)
+            if returncode is None:
+                _debug.log("compile", f"cpu: a kernel took more than {COMPILE_BUDGET} s to "
+                                      "compile; compiling it without loop vectorization")
+                self.slow_compiles += 1
+                cmd = [self.cc, *FALLBACK_CFLAGS, "-o", str(out), str(src), "-lm"]
+                returncode, log = _run_to_the_end(cmd)
         except BaseException:
             cache.remove(out)       # interrupted (Ctrl-C): nothing is left in the cache
             raise
@@ -383,14 +404,28 @@ class CPUDevice(Device):
         return out
 
 
-def _run_to_the_end(cmd: list[str]) -> tuple[int, str]:
-    """Run a compiler: (exit status, its output). The compiler runs in a process group of
-    its own, so an interruption (KeyboardInterrupt, any exception in the wait) kills it and
+def _costly_to_vectorize(ir: Any) -> bool:
+    """Whether ``ir`` (a Kernel, or None for a hand-written source) is a kernel that gcc
+    vectorizes slowly and for little: see ``BYTES_AND_MANY_INSTRUCTIONS``."""
+    if ir is None or len(ir.instrs) <= BYTES_AND_MANY_INSTRUCTIONS:
+        return False
+    return any(dtype == np.dtype(np.bool_) and not writable for dtype, writable in ir.buffers)
+
+
+def _run_to_the_end(cmd: list[str], budget: float | None = None) -> tuple[int | None, str]:
+    """Run a compiler: (exit status, its output); (None, "") when it ran past ``budget``
+    seconds (then it was stopped). The compiler runs in a process group of its own, so an
+    interruption (KeyboardInterrupt, any exception in the wait) or the budget kills it and
     every process it started (cc1, as, ld) instead of leaving them running."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     try:
-        log, _ = proc.communicate()
+        log, _ = proc.communicate(timeout=budget)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return None, ""
     except BaseException:
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)
