@@ -445,16 +445,17 @@ def _count_inversion(u: Array, first: Array, ratio: Callable[[int], Array],
                      steps: int) -> Array:
     """Inversion by sequential search, unrolled: the number of j < steps with
     F(j) <= u, where F(j) = p(0) + ... + p(j), p(0) = ``first``, p(j) = p(j-1) ratio(j).
-    F rises (every p(j) is at least zero), so that number is 1 + the last j with F(j) <= u:
-    a chain of selects, not a sum of converted conditions (whose 86 vectorized mask
-    conversions took gcc 170 s to compile)."""
+    (A chain of selects, ``where(F(j) <= u, j + 1, count)``, gives the same count, since F
+    rises, and gcc compiled it vectorized in 6 s rather than 170; but clang then kept the
+    conditions live and spilled VGPRs on gfx1100. The cpu device's compile budget bounds
+    gcc's time instead: ``cpu.COMPILE_BUDGET``.)"""
     p = first
     cdf = first
-    count = where(cdf <= u, 1.0, 0.0)
+    count = astype(cdf <= u, u.dtype)
     for j in range(1, steps):
         p = p * ratio(j)
         cdf = cdf + p
-        count = where(cdf <= u, float(j + 1), count)
+        count = count + astype(cdf <= u, u.dtype)
     return count
 
 
