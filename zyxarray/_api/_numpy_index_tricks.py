@@ -613,20 +613,21 @@ def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     """``a`` rearranged along ``axis`` so that each ``kth`` element is where sorting would
     put it, smaller ones before and larger ones after.
 
-    Note: implemented as a full sort, which meets the contract; NumPy's order within each
-    side differs (it is unspecified)."""
+    Note: implemented as a full sort (NumPy's introsort, not its stable sort: equal values
+    in any order), which meets the contract; NumPy's order within each side differs (it is
+    unspecified)."""
     x, ax = _partition_args("partition", a, kth, axis, kind, order)
-    return sort(x, axis=ax)
+    return sort(x, axis=ax, stable=False)
 
 
 def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> Array:
     """Indices that partition ``a`` along ``axis`` around each ``kth`` element.
 
-    Note: a full (stable) argsort, which meets the contract; NumPy's order within each side
-    differs (it is unspecified)."""
+    Note: a full argsort (NumPy's introsort: equal values in any order), which meets the
+    contract; NumPy's order within each side differs (it is unspecified)."""
     x, ax = _partition_args("argpartition", a, kth, axis, kind, order)
-    return argsort(x, axis=ax, stable=True)
+    return argsort(x, axis=ax, stable=False)
 
 
 # -- selection by conditions and indices --------------------------------------------------------

@@ -340,7 +340,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepd
         s = _gather_last(y, order)
         res = _weighted_pick(name, x, y, order, s, weights, axis, qb, valid)
     else:
-        s = sort(y, axis=-1)
+        s = sort(y, axis=-1, stable=False)     # (values only: any order of equal ones)
         count: Any = n if valid is None else sf.sum(valid, axis=-1, keepdims=True,
                                                      dtype=qa.dtype)
         lo, hi, gamma = _positions("lower" if pick and method not in _PICK else method,
@@ -434,7 +434,9 @@ def _median(name: str, a: Any, axis: Any, out: Any, keepdims: bool, nan: bool) -
     if n == 0:
         # Note: NumPy also warns (RuntimeWarning: Mean of empty slice)
         return write_out(name, out, full(out_shape, math.nan, dtype=rd, device=x.device))
-    s = sort(y, axis=-1)
+    # (the values only: equal ones in any order, NumPy's introsort, not its stable sort,
+    # which took a 20,000-value median 1.1 ms against NumPy's 0.15 by partition)
+    s = sort(y, axis=-1, stable=False)
     inexact = x.dtype in dt.FLOATING
     if nan and inexact:
         count = sf.sum(ew.logical_not(ew.isnan(y)), axis=-1, keepdims=True)
