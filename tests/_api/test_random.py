@@ -961,6 +961,11 @@ def test_first_is_the_min_of_a_rising_search(device: str) -> None:
         want = np.where(h, np.arange(float(n)).reshape(shape), 99.0).min(axis=axis,
                                                                          keepdims=True)
         np.testing.assert_array_equal(np.asarray(got), want)
+        # a stop read from memory, not a constant: walked whole, as the MIN it is (a
+        # loops device's block of points once tested no lane and computed nothing)
+        stops = xp.where(c, index, xp.asarray(np.full(h.shape, 99.0), device=device))
+        got = xp.Array._new(g.reduce(stops._node, Op.FIRST, (axis,)))
+        np.testing.assert_array_equal(np.asarray(got), want)
 
 
 def test_philox_remade_from_its_template_draws_what_its_operators_draw(
