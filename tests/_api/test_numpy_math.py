@@ -773,6 +773,43 @@ def test_ufunc_reduce_accumulate_outer(device: str) -> None:
     assert xp.sqrt.nin == 1 and not hasattr(xp.sqrt, "reduce")
 
 
+def test_running_extrema_accumulate(device: str) -> None:
+    """``maximum.accumulate`` (a running peak: drawdowns, envelopes) and its kin are scans:
+    NaN carries on from where it appears, as in NumPy; ints keep their dtype; the logical
+    ones give bool; ``dtype`` casts first; complex values and 0-d inputs are refused."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((6, 40))
+    x[2, 17] = np.nan
+    a = xp.asarray(x, device=device)
+    for name in ("maximum", "minimum"):
+        for axis in (0, 1, -1):
+            got = getattr(xp, name).accumulate(a, axis=axis)
+            want = getattr(np, name).accumulate(x, axis=axis)
+            np.testing.assert_array_equal(np.asarray(got), want)
+    k = (x * 10).astype(np.int16)
+    got = xp.maximum.accumulate(xp.asarray(k, device=device), axis=1)
+    assert got.dtype == xp.int16
+    np.testing.assert_array_equal(np.asarray(got), np.maximum.accumulate(k, axis=1))
+    got = xp.minimum.accumulate(xp.asarray(k, device=device), dtype=np.float32)
+    assert got.dtype == xp.float32
+    np.testing.assert_array_equal(np.asarray(got), np.minimum.accumulate(k, dtype=np.float32))
+    for name in ("logical_or", "logical_and"):
+        got = getattr(xp, name).accumulate(xp.asarray(k, device=device), axis=1)
+        assert got.dtype == xp.bool
+        np.testing.assert_array_equal(np.asarray(got),
+                                      getattr(np, name).accumulate(k, axis=1))
+    one = xp.asarray(x[:, :1], device=device)
+    peak = xp.maximum.accumulate(one, axis=1)
+    peak[0, 0] = 100.0                      # (a new array: the input keeps its value)
+    assert float(one[0, 0]) == x[0, 0]
+    with pytest.raises(TypeError, match=r"maximum\.accumulate"):
+        xp.maximum.accumulate(xp.asarray(np.array([1j, 2]), device=device))
+    with pytest.raises(ValueError, match=r"minimum\.accumulate"):
+        xp.minimum.accumulate(xp.asarray(1.0, device=device))
+    with pytest.raises(TypeError, match=r"subtract\.accumulate"):
+        xp.subtract.accumulate(a)
+
+
 def test_numpy_cross(device: str) -> None:
     """NumPy's ``cross``: axes, broadcasting, 2-element vectors (zero z component)."""
     u = np.array([[1.0, 0, 0], [0, 1, 0], [2, 3, 4]])

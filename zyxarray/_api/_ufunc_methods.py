@@ -10,7 +10,10 @@ attaches the methods to the namespace's functions as attributes:
   the associative ufuncs, through the namespace's reductions (``add`` -> ``sum``,
   ``maximum`` -> ``max``, ``logical_or`` -> ``any`` ...); ``axis=None`` or a tuple reduces
   several axes. Others (``subtract.reduce``) raise TypeError naming what to use.
-- ``accumulate(a, axis=0, dtype=None, out=None)`` for ``add`` and ``multiply``.
+- ``accumulate(a, axis=0, dtype=None, out=None)`` for ``add`` and ``multiply`` (running sums
+  and products), ``maximum`` and ``minimum`` (running extrema: a drawdown's running peak;
+  NaN, as NumPy's, carries on from where it appears) and ``logical_and``/``logical_or``:
+  one scan kernel along the axis, fused with what produces and reads it.
 - ``outer(a, b, out=None)`` for every binary function.
 - the call itself takes NumPy's ufunc keywords (``_keywords``): ``out`` (also third
   positionally), ``where`` (with ``out``), ``dtype``; ``casting``, ``order``, ``subok``
@@ -30,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from .._codegen.ir import Op
+from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
 from ._numpy_args import as_array, device_for, write_out
@@ -40,6 +45,10 @@ _REDUCE = {"add": ("sum", 0), "multiply": ("prod", 1), "maximum": ("max", None),
            "minimum": ("min", None), "logical_and": ("all", True),
            "logical_or": ("any", False)}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+#: ufuncs whose accumulate is a running extremum: the scan's combine, and whether the values
+#: are made bool first (``logical_or.accumulate`` is a running any)
+_RUNNING = {"maximum": (Op.MAX, False), "minimum": (Op.MIN, False),
+            "logical_or": (Op.MAX, True), "logical_and": (Op.MIN, True)}
 #: the standard's names NumPy spells otherwise
 _NUMPY_NAMES = {"pow": "power", "atan2": "arctan2", "bitwise_left_shift": "left_shift",
                 "bitwise_right_shift": "right_shift", "bitwise_invert": "invert",
@@ -163,19 +172,41 @@ def _reduce(name: str) -> Any:
 
 def _accumulate(name: str) -> Any:
     def accumulate(a: Any, /, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
-        """NumPy's ``ufunc.accumulate`` (running sums and products)."""
-        if name not in _ACCUMULATE:
+        """NumPy's ``ufunc.accumulate`` (running sums, products and extrema)."""
+        if name not in _ACCUMULATE and name not in _RUNNING:
             raise TypeError(f"{name}.accumulate is not provided by zyxarray (only "
-                            f"{', '.join(_ACCUMULATE)} accumulate); write the loop, or use "
-                            f"NumPy on the host")
+                            f"{', '.join([*_ACCUMULATE, *_RUNNING])} accumulate); write the "
+                            f"loop, or use NumPy on the host")
         import zyxarray as xp
         x = as_array(a)
         if axis is None:
             raise TypeError(f"{name}.accumulate: axis must be an integer, not None")
-        result = getattr(xp, _ACCUMULATE[name])(x, axis=axis, dtype=dtype)
+        if name in _RUNNING:
+            result = _running(name, x, axis, dtype)
+        else:
+            result = getattr(xp, _ACCUMULATE[name])(x, axis=axis, dtype=dtype)
         return write_out(f"{name}.accumulate", out, result) if out is not None else result
     accumulate.__qualname__ = accumulate.__name__ = f"{name}.accumulate"
     return accumulate
+
+
+def _running(name: str, x: Array, axis: Any, dtype: Any) -> Array:
+    """``name.accumulate`` of ``x`` for the running extrema of ``_RUNNING``: a SCAN node."""
+    from ._manipulation_functions import normalize_axis
+    op, logical = _RUNNING[name]
+    where = f"{name}.accumulate"
+    if x.ndim == 0:
+        raise ValueError(f"{where}: a 0-d array has no axis to accumulate along")
+    ax = normalize_axis(where, axis, x.ndim)
+    if dtype is not None:
+        x = x.astype(dtype)
+    if logical:
+        x = x.astype(dt.bool)
+    elif x.dtype in dt.COMPLEX_FLOATING:
+        raise TypeError(f"{where}: complex values have no order (got {x.dtype})")
+    if x.shape[ax] <= 1 or x.size == 0:
+        return Array._new(x._node)      # (a new array: writes to it leave ``x`` alone)
+    return Array._new(g.scan(x._node, op, ax))
 
 
 def _at(fn: Any, name: str, uf: Any) -> Any:
