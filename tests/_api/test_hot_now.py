@@ -67,9 +67,9 @@ def _now_and_kernel(fn: object) -> tuple[np.ndarray, np.ndarray, int]:
 @pytest.mark.parametrize("dtype", NUMERIC)
 @pytest.mark.parametrize("name", sorted(ARITH))
 def test_arithmetic_now_is_the_kernels_to_the_bit(dtype: str, name: str) -> None:
-    if name == "truediv" and not dtype.startswith("float"):
-        pytest.skip("integer division computes in float64 (the slow path)")
     op = ARITH[name]
+    # (true division of integers is computed in float64, as ``divide`` casts)
+    result = "float64" if name == "truediv" and not dtype.startswith("float") else dtype
     a_host, b_host = _values(dtype, (4, 5), 1), _values(dtype, (4, 5), 2)
     a, b = xp.asarray(a_host), xp.asarray(b_host)
     with np.errstate(all="ignore"):
@@ -77,10 +77,51 @@ def test_arithmetic_now_is_the_kernels_to_the_bit(dtype: str, name: str) -> None
         for fn in (lambda: op(a, b), lambda: op(3, a), lambda: op(a.T[::-1, ::2], b.T[0, ::2])):
             now, kernel, launched = _now_and_kernel(fn)
             assert launched == 0
-            assert now.dtype == kernel.dtype == np.dtype(dtype)
+            assert now.dtype == kernel.dtype == np.dtype(result)
             np.testing.assert_array_equal(_bits(now), _bits(kernel))
         expected = op(a_host, b_host)
-    assert np.array_equal(_bits(np.asarray(op(a, b))), _bits(expected.astype(dtype)))
+    assert np.array_equal(_bits(np.asarray(op(a, b))), _bits(expected.astype(result)))
+
+
+#: pairs of dtypes that promote across kinds and widths (each pair's kernels compile once
+#: per operation and layout: a few, so that CI's empty cache stays quick)
+MIXED = [("bool", "int8"), ("bool", "float32"), ("int8", "uint8"), ("int32", "int64"),
+         ("uint32", "int64"), ("int64", "float64"), ("float32", "float64"),
+         ("int32", "float32"), ("uint8", "float32"), ("int16", "float64")]
+
+
+@pytest.mark.parametrize("first,second", MIXED)
+def test_mixed_dtypes_now_promote_as_the_kernels(first: str, second: str) -> None:
+    """Operands of two dtypes (a float array minus an int array: a logistic regression's
+    ``p - y``) are converted to the dtype they promote to and computed now, as the graph's
+    casts and kernels compute them, to the bit; a 0-d array of another dtype promotes as an
+    array does. Before, every such operation was a pending node and then a kernel."""
+    def values(dtype: str, shape: tuple[int, ...], seed: int) -> np.ndarray:
+        if dtype == "bool":
+            return np.arange(int(np.prod(shape))).reshape(shape) % 3 == 0
+        return _values(dtype, shape, seed)
+    a_host, b_host = values(first, (3, 4), 6), values(second, (4,), 7)
+    a, b = xp.asarray(a_host), xp.asarray(b_host)
+    zero_d = xp.asarray(b_host[1])            # (0-d: it promotes as an array)
+    for op in (operator.sub, operator.truediv, operator.lt, xp.maximum, operator.and_):
+        for fn in (lambda f=op: f(a, b), lambda f=op: f(b, a), lambda f=op: f(a, zero_d)):
+            try:
+                with np.errstate(all="ignore"):
+                    now, kernel, launched = _now_and_kernel(fn)
+            except TypeError:       # (what the standard refuses: bool arithmetic, float
+                continue            # bitwise), refused either way
+            assert launched == 0, (first, second, op)
+            assert now.dtype == kernel.dtype, (first, second, op)
+            np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    if "bool" not in (first, second):         # (NumPy refuses bool - bool; the rest agree)
+        with np.errstate(all="ignore"):
+            want = a_host - b_host
+        np.testing.assert_array_equal(_bits(np.asarray(a - b)), _bits(want))
+
+
+def test_no_common_dtype_is_the_slow_paths_error() -> None:
+    with pytest.raises(TypeError, match="uint64"):
+        xp.asarray(np.array([1, 2], np.uint64)) + xp.asarray(np.array([1, 2], np.int64))
 
 
 @pytest.mark.parametrize("dtype", NUMERIC)

@@ -519,6 +519,9 @@ static Py_ssize_t now_max = 4096;       /* elements; 0: every result is a kernel
                                          * scalar loop (strided, or sin and cos: past this
                                          * a kernel wins); contiguous ones up to now_max */
 static const int item_size[C_COUNT] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+/* the dtype two arrays of different dtypes promote to (`_dtypes.promote`, given to
+ * `install`), or -1 where the slow path decides (no common dtype: it says why) */
+static signed char promote_table[C_COUNT][C_COUNT];
 
 typedef struct {
     PyObject_HEAD
@@ -819,11 +822,66 @@ static void compare_loop(int op, int code, const Loop *L, char *out) {
     }
 }
 
+static Core *converted(Core *s, int to, Py_ssize_t most);
+static Value convert(int from, int to, Value v);
+static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int compare);
+
+/* `s op b` of two arrays of different dtypes: each converted to the dtype they promote to
+ * (as the graph's casts do), then computed as one dtype; NULL with no error set where not
+ * computed here (no common dtype in the table). */
+static PyObject *mixed_now(Core *s, Core *b, int reflected, int op, int compare) {
+    int to = promote_table[s->win_code][b->win_code];
+    if (to < 0) return NULL;
+    Core *cs = s->win_code == to ? s : converted(s, to, now_max);
+    if (cs == NULL) return NULL;
+    Core *cb = b->win_code == to ? b : converted(b, to, now_max);
+    if (cb == NULL) {
+        if (cs != s) Py_DECREF(cs);
+        return NULL;
+    }
+    PyObject *r = PyErr_Occurred() ? NULL : binary_now(cs, (PyObject *)cb, reflected, op, compare);
+    if (cs != s) Py_DECREF(cs);
+    if (cb != b) Py_DECREF(cb);
+    return r;
+}
+
+/* `s op b` for a known scalar `b` of another dtype (a 0-d array: it promotes as an array
+ * does, unlike a Python number): `s` converted, the scalar too, then as one dtype. */
+static PyObject *mixed_scalar_now(Core *s, Core *b, int reflected, int op, int compare) {
+    int to = promote_table[s->win_code][b->code];
+    if (to < 0) return NULL;
+    Core *cs = s->win_code == to ? s : converted(s, to, now_max);
+    if (cs == NULL) return NULL;
+    PyObject *scalar = new_scalar(to, convert(b->code, to, b->value), b->device);
+    PyObject *r = scalar == NULL ? NULL : binary_now(cs, scalar, reflected, op, compare);
+    Py_XDECREF(scalar);
+    if (cs != s) Py_DECREF(cs);
+    return r;
+}
+
 /* `a op b` (reflected: `b op a`) computed now, or NULL with no error set when it is not
  * computed here. compare: op is Py_LT... and the result is bool. */
 static PyObject *binary_now(Core *s, PyObject *other, int reflected, int op, int compare) {
     if (!now_ok(s)) return NULL;
     int code = s->win_code, bitwise = !compare && op >= OP_AND;
+    if (Py_TYPE(other) == ArrayType) {         /* (another dtype: both converted first) */
+        Core *b = (Core *)other;
+        if (!known(b)) {
+            if (now_ok(b) && b->device == s->device && b->win_code != code)
+                return mixed_now(s, b, reflected, op, compare);
+        } else if (b->code != code && b->device == s->device) {
+            return mixed_scalar_now(s, b, reflected, op, compare);
+        }
+    }
+    if (!compare && op == OP_DIV && code != C_BOOL && !is_float(code)) {
+        /* true division of integers: in float64 (the default float of the devices that
+         * compute now, as `divide` casts), the other operand converted likewise */
+        Core *cs = converted(s, C_F64, now_max);
+        if (cs == NULL) return NULL;
+        PyObject *r = binary_now(cs, other, reflected, op, compare);
+        Py_DECREF(cs);
+        return r;
+    }
     if (compare ? (code == C_BOOL && op != Py_EQ && op != Py_NE)
                 : bitwise ? is_float(code)
                           : (code == C_BOOL || (op == OP_DIV && !is_float(code))))
@@ -1704,6 +1762,15 @@ static PyObject *install(PyObject *mod, PyObject *args) {
         if (!(slow_compare[k] = get(d, cmp[k]))) return NULL;
     for (int k = 0; k < 4; k++)
         if (!(slow_arith[k] = get(d, ar[k])) || !(slow_rarith[k] = get(d, rar[k]))) return NULL;
+    memset(promote_table, -1, sizeof promote_table);
+    PyObject *table = PyDict_GetItemString(d, "promote");
+    if (table != NULL && PyBytes_Check(table) && PyBytes_GET_SIZE(table) == C_COUNT * C_COUNT) {
+        const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(table);
+        for (int i = 0; i < C_COUNT; i++)
+            for (int j = 0; j < C_COUNT; j++)
+                promote_table[i][j] = t[i * C_COUNT + j] < C_COUNT
+                                      ? (signed char)t[i * C_COUNT + j] : -1;
+    }
     PyObject *node_cls = PyDict_GetItemString(d, "node_type");
     if (node_cls != NULL && PyType_Check(node_cls)) {
         static const char *names[6] = {"op", "shape", "dtype", "arg", "device", "srcs"};
@@ -1773,22 +1840,15 @@ static Value convert(int from, int to, Value v) {
 
 #define CAST_NOW_MAX 2048       /* elements of a conversion computed now (a scalar loop) */
 
-/* cast_now(x, code): x converted to dtype `code`, computed now (a small window on the cpu
- * device; not a float to an integer, whose out-of-range values are the kernels' to
- * define), or None. */
-static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType) Py_RETURN_NONE;
-    Core *s = (Core *)args[0];
-    int to = (int)PyLong_AsLong(args[1]);
-    if (to < 0 || to >= C_COUNT) {
-        if (PyErr_Occurred()) return NULL;
-        Py_RETURN_NONE;
-    }
-    if (known(s) || !now_ok(s)) Py_RETURN_NONE;
+/* `s` (a window that computes now) converted to dtype `to` as the kernels' casts convert,
+ * a new array; NULL (no error set) for a float to an integer, whose out-of-range values
+ * are the kernels' to define, or more than `most` elements (a 0-d array gives a 0-d one: an
+ * operand, not a result); NULL with MemoryError set when the block cannot be had. */
+static Core *converted(Core *s, int to, Py_ssize_t most) {
     int from = s->win_code;
-    if (is_float(from) && !is_float(to) && to != C_BOOL) Py_RETURN_NONE;
+    if (is_float(from) && !is_float(to) && to != C_BOOL) return NULL;
     Loop L;
-    if (!broadcast(&L, s, NULL, NULL) || L.nd == 0 || L.n > CAST_NOW_MAX) Py_RETURN_NONE;
+    if (!broadcast(&L, s, NULL, NULL) || L.n > most) return NULL;
     Core *o = new_result(to, L.out_nd, L.out_shape, s);
     if (o == NULL) return NULL;
     Py_ssize_t idx[MAXDIM] = {0}, osize = item_size[to];
@@ -1802,6 +1862,25 @@ static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
             p -= L.st[0][k] * L.shape[k];
             idx[k] = 0;
         }
+    }
+    return o;
+}
+
+/* cast_now(x, code): x converted to dtype `code`, computed now (a small window on the cpu
+ * device; not a float to an integer), or None. */
+static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || Py_TYPE(args[0]) != ArrayType) Py_RETURN_NONE;
+    Core *s = (Core *)args[0];
+    int to = (int)PyLong_AsLong(args[1]);
+    if (to < 0 || to >= C_COUNT) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    if (known(s) || !now_ok(s) || s->win_ndim == 0) Py_RETURN_NONE;
+    Core *o = converted(s, to, CAST_NOW_MAX);
+    if (o == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
     }
     return (PyObject *)o;
 }

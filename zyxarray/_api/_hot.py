@@ -205,13 +205,28 @@ def install(cls: type) -> None:
     from .._lazy.graph import Node
     callables.update(make_const=make_const, host_window=realize.host_window,
                      dtype_codes=CODES, node_type=Node, _storage=cls._storage,
-                     resolve_row=cls._resolve_row, adopt=adopt, make_fill=make_fill)
+                     resolve_row=cls._resolve_row, adopt=adopt, make_fill=make_fill,
+                     promote=promotions())
     core.install(cls, callables)
     realize.on_write = core.bump
     from .._lazy import graph
     graph.remake_c = core.remake
     from .._devices import cpu
     cpu.launcher = core.launch
+
+
+def promotions() -> bytes:
+    """The dtype each pair of ``CODES``' dtypes promotes to (``_dtypes.promote``), by code,
+    row-major; 255 where they have none (the slow path raises the error)."""
+    from . import _dtypes as dt
+    table = bytearray()
+    for a in DTYPES.values():
+        for b in DTYPES.values():
+            try:
+                table.append(CODES[dt.promote(dt.from_np(a), dt.from_np(b)).np])
+            except (TypeError, KeyError):
+                table.append(255)
+    return bytes(table)
 
 
 def rows(array: Any) -> Any:
