@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 import zyxarray as xp
-from zyxarray._api import _hot
+from zyxarray._api import _hot, _indexing
 from zyxarray._lazy import realize
+from zyxarray._lazy.graph import Node
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
@@ -215,6 +216,61 @@ def test_the_first_element_write_into_a_pending_array_computes_it_once() -> None
         a[i] = a[i - 1] + 1
     assert realize.stats["kernels"] == before
     assert np.asarray(a).tolist() == [float(i + 1) for i in range(100)]
+
+
+@needs_core
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "float32", "bool"])
+def test_a_confusion_matrix_loop_reads_and_adds_elements_now(
+        dtype: str, both: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``conf[t, p] += 1`` over the pairs of two label arrays, as a confusion matrix is
+    filled: ``conf[t, p]`` (every axis indexed, by ints or by 0-d elements of other
+    arrays) is a known scalar read now, and ``+= 1`` updates that scalar's value in place
+    (an array that took its node keeps the old value). No kernel, no node, the Python
+    path's values and errors."""
+    truth = _realized([0, 1, 1, 2, 2, 2, 0], "int64")
+    guess = _realized([0, 1, 2, 2, 1, 2, 0], "int64")
+
+    def program() -> object:
+        conf = _realized(np.zeros((3, 3)).tolist(), dtype)
+        out = []
+        for t, p in zip(truth, guess):
+            if dtype == "bool":
+                out.append(_outcome(lambda t=t, p=p: conf.__setitem__((t, p), ~conf[t, p])))
+            else:
+                conf[t, p] += 1
+        out.append(_outcome(lambda: conf))
+        out += [_outcome(lambda i=i: conf[i, -1 - i]) for i in range(3)]
+        out += [_outcome(lambda: conf[3, 0]), _outcome(lambda: conf[0, 0, 0])]
+        if dtype != "bool":
+            x = conf[0, 0]
+            keep = x._node                  # (an array made on its node keeps the value)
+            y = xp.asarray(0, dtype=x.dtype) + x
+            x += 2
+            x *= 3
+            out += [_outcome(lambda: x), _outcome(lambda: y), keep.arg]
+
+            def far() -> object:            # (out of uint8's range: the slow path's error)
+                z = conf[1, 1]
+                z -= 1000
+                return z
+            out.append(_outcome(far))
+        return out
+
+    fast, slow = both(program)                              # type: ignore[operator]
+    assert fast == slow
+    conf = _realized(np.zeros((3, 3)).tolist(), "int64")
+    made, slow, taken = [], [], []
+    init, inplace = Node.__init__, _hot.inplace
+    monkeypatch.setattr(Node, "__init__", lambda self, *a, **k: (made.append(a[0]),
+                                                                   init(self, *a, **k))[1])
+    monkeypatch.setattr(_indexing, "getitem", lambda *a: slow.append(a))
+    monkeypatch.setattr(_hot, "inplace", lambda *a: taken.append(inplace(*a)) or taken[-1])
+    before = realize.stats["kernels"]
+    for t, p in zip(truth, guess):
+        conf[t, p] += 1
+    assert realize.stats["kernels"] == before and made == []    # (no kernel, no node)
+    assert slow == [] and taken == [True] * 7       # (read in C; each sum taken in place)
+    assert conf[2, 2]._node.op == "CONST"       # (a known scalar: its node made on asking)
 
 
 def test_known_scalars_feed_lazy_graphs_and_indices() -> None:

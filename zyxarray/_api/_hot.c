@@ -1163,7 +1163,12 @@ static PyObject *pending_view(Core *self, Py_ssize_t i) {
 
 static PyObject *Core_getitem(Core *self, PyObject *key) {
     if (enabled && int_key(key) && window(self)) {
-        if (self->win_ndim >= 2) {
+        if (PyTuple_CheckExact(key) && PyTuple_GET_SIZE(key) == self->win_ndim) {
+            /* an element (`conf[i, j]` in a loop): a known scalar, as for 1-D */
+            char *p = element(self, key);
+            if (p != NULL)
+                return new_scalar(self->win_code, load(self->win_code, p), self->device);
+        } else if (self->win_ndim >= 2) {
             PyObject *r = row_view(self, key);
             if (r != NULL || PyErr_Occurred()) return r;
         } else {
@@ -1933,7 +1938,20 @@ static PyObject *inplace(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_FALSE;
     }
-    if (!enabled || dst->pend != NULL || known(dst)) Py_RETURN_FALSE;
+    if (!enabled || dst->pend != NULL) Py_RETURN_FALSE;
+    if (known(dst)) {
+        /* a known scalar (`conf[i, j] += 1` adds to the element read first): its new value,
+         * of its dtype; its node, if one was made, is dropped (made again when asked) */
+        Value y, r;
+        if (!operand(args[1], dst->code, dst->device, &y) ||
+                !arith(op, dst->code, dst->value, y, &r))
+            Py_RETURN_FALSE;
+        PyObject *old_node = dst->node;
+        dst->node = NULL;
+        dst->value = r;
+        Py_XDECREF(old_node);
+        Py_RETURN_TRUE;
+    }
     Core *r = (Core *)binary_now(dst, args[1], 0, op, 0);
     if (r == NULL) {
         if (PyErr_Occurred()) return NULL;
