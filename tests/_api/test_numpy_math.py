@@ -290,6 +290,24 @@ def test_interp(device: str) -> None:
         xp.interp(x, x, x, period=0)
 
 
+def test_interp_of_values_in_cpu_memory_is_numpys() -> None:
+    """On the cpu device, x (a Python number too), xp and fp already in memory are
+    interpolated by NumPy's loop there: no kernel (the lazy path launched several and read
+    its indices back to check them), NumPy's values; left, right and period as NumPy."""
+    from zyxarray._lazy import realize
+    s = np.sort(np.random.default_rng(2).random(50))
+    z, w = xp.asarray(s), xp.asarray(s * 3 - 1j)
+    before = realize.stats["kernels"]
+    for x in (0.3, 2, -1.0, s[::-3]):
+        for kw in ({}, {"left": -5.0, "right": 7}, {"period": 0.25}):
+            got = xp.interp(x if np.isscalar(x) else xp.asarray(x), z, w, **kw)
+            assert isinstance(got, xp.Array) and got.dtype == xp.complex128
+            np.testing.assert_array_equal(np.asarray(got), np.interp(x, s, s * 3 - 1j, **kw))
+    assert realize.stats["kernels"] == before
+    with pytest.raises(ValueError, match="period"):
+        xp.interp(0.3, z, z, period=0)
+
+
 @pytest.mark.parametrize("edge_order", [1, 2])
 def test_gradient(device: str, edge_order: int) -> None:
     rng = np.random.default_rng(1)

@@ -597,6 +597,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
                          f"{xp.shape[0]})")
     if xp.shape[0] == 0:
         raise ValueError("interp: array of sample points is empty")
+    host = _interp_in_memory(x, xp, fp, left, right, period)
+    if host is not None:
+        return host
     x = _cast(x, dt.float64)
     xp = _cast(xp, dt.float64)
     fp = _cast(fp, out_dtype)
@@ -630,6 +633,36 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     res = where(ew.equal(x, xp[n - 1]), last, res)
     res = where(ew.greater(x, xp[n - 1]), last if right is None else _fill(right, res), res)
     return where(ew.less(x, xp[0]), first if left is None else _fill(left, res), res)
+
+
+#: at most this many elements (x, xp and fp together) are interpolated by NumPy where they
+#: already lie in the cpu device's memory
+HOST_INTERP_MAX = 1 << 16
+
+
+def _interp_in_memory(x: Array, xp: Array, fp: Array, left: Any, right: Any,
+                      period: Any) -> Array | None:
+    """``interp`` by NumPy's own loop where x, xp and fp are already values in the cpu
+    device's memory and small (``HOST_INTERP_MAX``), and left, right and period are Python
+    numbers or None: the lazy path's search, four gathers (each checking its indices on
+    the host) and selects cost 330 us for one x against NumPy's 0.8. None where the lazy
+    path serves: another device, pending values, float16, large inputs."""
+    from . import _hot
+    if x.size + xp.size + fp.size > HOST_INTERP_MAX or dt.float16 in (x.dtype, fp.dtype) or \
+            any(v is not None and type(v) not in _PY_SCALARS for v in (left, right, period)):
+        return None
+    # (a Python number for x is a constant: its value is at hand)
+    const = x._node.op == "CONST" and not x.shape
+    values = _hot.host_values([xp._node, fp._node] if const else [x._node, xp._node, fp._node])
+    if values is None:
+        return None
+    if const:
+        values = [np.asarray(x._node.arg, x.dtype.np), *values]
+    if period == 0:
+        raise ValueError("interp: period must be a non-zero value")
+    out = np.interp(*values, left=left, right=right, period=period)
+    return _hot.wrapped(np.asarray(out, dtype=np.complex128 if fp.dtype in
+                                   dt.COMPLEX_FLOATING else np.float64), x.device)
 
 
 def _fill(value: Any, like: Array) -> Any:
