@@ -378,6 +378,7 @@ def test_order_statistics_sort_without_stability(monkeypatch: pytest.MonkeyPatch
         return sort(x, axis=axis, descending=descending, stable=stable)
 
     monkeypatch.setattr(_numpy_statistics, "sort", watched)
+    monkeypatch.setattr(_numpy_statistics, "HOST_ORDER_MAX", 0)     # (the lazy path's sort)
     h = np.random.default_rng(4).standard_normal(2001)
     h[:50] = 0.0
     h[50:100] = -0.0
@@ -387,6 +388,32 @@ def test_order_statistics_sort_without_stability(monkeypatch: pytest.MonkeyPatch
     np.testing.assert_allclose(np.asarray(xp.quantile(x, [0.1, 0.5])),
                                np.quantile(h, [0.1, 0.5]), rtol=1e-15)
     assert asked == [False, False, False]
+
+
+def test_order_statistics_of_floats_in_cpu_memory_are_numpys() -> None:
+    """Float values already in the cpu device's memory have their medians, quantiles and
+    percentiles (nan* versions too) taken by NumPy there: no kernel, NumPy's values, the
+    lazy path's dtypes; integers and pending values keep the lazy path."""
+    from zyxarray._lazy import realize
+    h = np.random.default_rng(8).standard_normal((30, 7))
+    h[3, 2] = np.nan
+    h32 = h.astype(np.float32)
+    x, x32 = xp.asarray(h), xp.asarray(h32)
+    before = realize.stats["kernels"]
+    for a, host in ((x, h), (x32, h32)):
+        for axis, keep in ((None, False), (0, True), (1, False), ((0, 1), True)):
+            for name, args in (("median", ()), ("nanmedian", ()), ("quantile", (0.3,)),
+                               ("percentile", ([10, 50, 90],)), ("nanquantile", ((0.5, 1),)),
+                               ("nanpercentile", (25,))):
+                got = getattr(xp, name)(a, *args, axis=axis, keepdims=keep)
+                want = getattr(np, name)(host, *args, axis=axis, keepdims=keep)
+                assert got.dtype == xp.asarray(want).dtype, (name, got.dtype, want.dtype)
+                np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(xp.percentile(x, 50, axis=1, method="lower")),
+                                  np.percentile(h, 50, axis=1, method="lower"))
+    assert realize.stats["kernels"] == before
+    ints = xp.asarray(np.arange(10))
+    assert float(xp.median(ints)) == 4.5 and realize.stats["kernels"] > before
 
 
 # -- NaN-ignoring reductions ----------------------------------------------------------------

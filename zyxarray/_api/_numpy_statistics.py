@@ -323,6 +323,10 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepd
     _check_real(name, x)
     qa, q_shape, weak, int_q = _q_array(name, q, x, scale)
     rd, pick = _result_dtype(name, x, qa, weak, int_q, method, weights is not None)
+    if weights is None and _plain_q(q):
+        host = _order_statistic_now(name, x, rd, axis, keepdims, q=q, method=method)
+        if host is not None:
+            return write_out(name, out, host)
     y, _, keep_shape = _to_last(name, x, axis)
     n = y.shape[-1]
     out_shape = q_shape + (keep_shape if keepdims else y.shape[:-1])
@@ -355,6 +359,41 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, method: str, keepd
         res = sr.where(undefined, math.nan, res)
     res = mf.moveaxis(res.astype(rd) if res.dtype != rd else res, -1, 0)
     return write_out(name, out, mf.reshape(res, out_shape))
+
+
+#: at most this many float values have their order statistics taken by NumPy where they
+#: already lie in the cpu device's memory (``_order_statistic_now``)
+HOST_ORDER_MAX = 1 << 16
+_HOST_ORDER = {"quantile": np.quantile, "percentile": np.percentile,
+               "nanquantile": np.nanquantile, "nanpercentile": np.nanpercentile,
+               "median": np.median, "nanmedian": np.nanmedian}
+
+
+def _plain_q(q: Any) -> bool:
+    """Whether ``q`` is a Python number or a flat list or tuple of them."""
+    if type(q) in (int, float):
+        return True
+    return type(q) in (list, tuple) and builtins.all(type(v) in (int, float) for v in q)
+
+
+def _order_statistic_now(name: str, x: Array, rd: dt.DType, axis: Any, keepdims: bool,
+                         **kw: Any) -> Array | None:
+    """``name`` (median, quantile, percentile and their nan* versions) of float values
+    already in the cpu device's memory, at most ``HOST_ORDER_MAX`` of them, by NumPy's
+    partition there (what the lazy path's sort and gathers compute, without a sort library
+    call, three gathers and their kernels: a median of 100 values 46 -> about 10 us,
+    NumPy 7); None where the lazy path serves: another device, pending values, integers
+    (NumPy subtracts them in their own dtype), float16, larger inputs."""
+    if x.dtype not in (dt.float32, dt.float64) or x.size > HOST_ORDER_MAX or x.size == 0:
+        return None
+    values = _hot.host_values([x._node])
+    if values is None:
+        return None
+    import warnings
+    with warnings.catch_warnings():        # (an all-NaN slice: NaN, without NumPy's warning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = _HOST_ORDER[name](values[0], axis=axis, keepdims=keepdims, **kw)
+    return _hot.wrapped(np.asarray(res, dtype=rd.np), x.device)
 
 
 def _nan_dtype(rd: dt.DType, x: Array) -> dt.DType:
@@ -428,6 +467,9 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None,
 def _median(name: str, a: Any, axis: Any, out: Any, keepdims: bool, nan: bool) -> Array:
     x = as_array(a)
     rd = _device_float(x.dtype if x.dtype in dt.FLOATING else dt.float64, x.device)
+    host = _order_statistic_now(name, x, rd, axis, keepdims)
+    if host is not None:
+        return write_out(name, out, host)
     y, _, keep_shape = _to_last(name, x, axis)
     n = y.shape[-1]
     out_shape = keep_shape if keepdims else y.shape[:-1]
