@@ -294,6 +294,39 @@ def test_out_of_bounds_index_arrays_raise_from_the_call(device: str) -> None:
     assert_close(x, h)
 
 
+def test_index_arrays_into_cpu_memory_are_read_by_numpy_now(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the cpu device, an array in memory read through index arrays or masks that are
+    in memory too (``x[x > 0]``, ``X[idx]``, ``A[:, [1, 2]]``) is indexed by NumPy at once:
+    no library node, no kernel, NumPy's values; the result is a new array (a write to it
+    leaves ``x`` alone); keys NumPy refuses take the lazy path, whose error names the call;
+    a pending array keeps the lazy path."""
+    from zyxarray._lazy import graph, realize
+    rng = np.random.default_rng(9)
+    h, hi = rng.standard_normal((12, 5)), rng.integers(-5, 12, 7)
+    x, idx = xp.asarray(h), xp.asarray(hi)
+    made: list[Any] = []
+    library = graph.library
+    monkeypatch.setattr(graph, "library", lambda *a, **k: made.append(a[0]) or
+                        library(*a, **k))
+    before = realize.stats["kernels"]
+    for key, host in [(idx, hi), ((x[:, 0] > 0), (h[:, 0] > 0)), ((slice(None), [1, 2]),
+                      (slice(None), [1, 2])), ((idx[:3], idx[3:6] % 5), (hi[:3], hi[3:6] % 5)),
+                      ((x > 0.5), (h > 0.5)), ((Ellipsis, np.array([0, -1])),
+                                               (Ellipsis, np.array([0, -1])))]:
+        got = x[key]
+        np.testing.assert_array_equal(np.asarray(got), h[host])
+    assert made == [] and realize.stats["kernels"] == before
+    row = x[idx]
+    row[0, 0] = 100.0
+    assert float(x[int(hi[0]), 0]) == h[hi[0], 0]
+    with pytest.raises(IndexError, match="__getitem__: index 12 is out of bounds"):
+        x[xp.asarray([0, 12])]
+    big = xp.asarray(np.arange(5000.0)) * 2.0           # (pending: past now_max)
+    np.testing.assert_array_equal(np.asarray(big[xp.asarray([3, 4999])]), [6.0, 9998.0])
+    assert made == ["getitem"]
+
+
 def test_boolean_mask_fills_are_lazy_elementwise_kernels(device: str) -> None:
     """``x[mask] = scalar`` (NumPy's commonest masked update) is ``where(mask, scalar, x)``:
     no host round trip for the True positions, fused with what follows; masks over leading
