@@ -366,6 +366,45 @@ def test_join_errors(device: str) -> None:
         xp.concat([x, xp.asarray(np.zeros((2, 3)), device=other)])
 
 
+def test_small_arrays_in_cpu_memory_are_joined_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the cpu device, small arrays of one dtype whose values are in memory (a grid's
+    edges joined every step of a loop) are joined by ``_hot.c`` at once: no node, no
+    kernel, NumPy's values, any strides and axis; other inputs (mixed dtypes, pending
+    values, axis None, 0-d, mismatched shapes) take the general path and its errors."""
+    from zyxarray._lazy import graph, realize
+    h = np.arange(48.0).reshape(6, 8)
+    x = xp.asarray(h)
+    made: list[str] = []
+    init = graph.Node.__init__
+    monkeypatch.setattr(graph.Node, "__init__", lambda self, *a, **k: (made.append(a[0]),
+                                                                         init(self, *a, **k))[1])
+    parts = [x[1:-1, :1], x[1:-1, 1:-1], x[1:-1, -1:]]
+    host = [h[1:-1, :1], h[1:-1, 1:-1], h[1:-1, -1:]]
+    flipped = (x[::-1, ::3], x[:, :2])
+    ints = xp.asarray(np.arange(5, dtype=np.int16))
+    pieces = [ints, ints[::-2], ints[:0]]
+    made.clear()
+    before = realize.stats["kernels"]
+    got = [xp.concat(parts, axis=1), xp.concat(parts, axis=-1),
+           xp.concatenate(flipped, 1), xp.concat(pieces)]
+    assert made == [] and realize.stats["kernels"] == before      # (joined in C)
+    want = [np.concatenate(host, axis=1), np.concatenate(host, axis=-1),
+            np.concatenate((h[::-1, ::3], h[:, :2]), 1),
+            np.concatenate([np.arange(5), np.arange(5)[::-2]]).astype(np.int16)]
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(a), b)
+        assert np.asarray(a).dtype == b.dtype
+    assert xp.concat([ints, ints]).dtype == xp.int16
+    mixed = xp.concat([ints, xp.asarray(np.ones(2))])          # (promoted: general path)
+    assert mixed.dtype == xp.float64 and made != []
+    np.testing.assert_array_equal(np.asarray(xp.concat([x[0], x[1]], axis=None)),
+                                  np.concatenate([h[0], h[1]], axis=None))
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([x, x[:, :3]], axis=0)
+    with pytest.raises(ValueError, match="concat"):
+        xp.concat([x[0, 0], x[0, 1]])
+
+
 def test_concat_of_zeros_around_an_array_is_a_padded_view(device: str) -> None:
     """``concat([zeros, u, zeros])`` (a stencil's padding) is one masked view of u: read
     through shifted slices it fuses into one kernel per step instead of a stored copy."""

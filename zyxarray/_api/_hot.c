@@ -1890,6 +1890,78 @@ static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     return (PyObject *)o;
 }
 
+/* concat_now(arrays, axis): the arrays (a list or tuple of at least one) joined along
+ * `axis` (an int, negative from the end) into a new array, now, where each is a window on
+ * the cpu device of one dtype and rank (at least 1), equal outside `axis`, and together at
+ * most `now_max` elements; None otherwise (the slow path decides, and raises the errors).
+ * A small grid's edges joined every step of a loop: a copy, not Python around NumPy's. */
+static PyObject *concat_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !enabled || now_max == 0 || !PyLong_CheckExact(args[1]) ||
+            !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])))
+        Py_RETURN_NONE;
+    PyObject *seq = args[0];
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count < 1 || count > 64) Py_RETURN_NONE;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t j = 0; j < count; j++)
+        if (Py_TYPE(items[j]) != ArrayType) Py_RETURN_NONE;
+    Core *first = (Core *)items[0];
+    if (known(first) || !now_ok(first)) Py_RETURN_NONE;
+    int nd = first->win_ndim, code = first->win_code;
+    long ax = PyLong_AsLong(args[1]);
+    if (ax == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NONE; }
+    if (nd < 1 || ax < -nd || ax >= nd) Py_RETURN_NONE;
+    if (ax < 0) ax += nd;
+    Py_ssize_t shape[MAXDIM], total = 0, n = 0;
+    memcpy(shape, first->win_shape, sizeof shape);
+    for (Py_ssize_t j = 0; j < count; j++) {
+        Core *c = (Core *)items[j];
+        /* (an unwritten fill, `zeros` around a grid, is left to the general path: a padded
+         * view of the grid, which fuses into the stencil that reads it) */
+        if ((j > 0 && (known(c) || !now_ok(c))) || c->win_ndim != nd || c->win_code != code ||
+                c->device != first->device || c->fill)
+            Py_RETURN_NONE;
+        Py_ssize_t size = 1;
+        for (int k = 0; k < nd; k++) {
+            if (k != ax && c->win_shape[k] != shape[k]) Py_RETURN_NONE;
+            size *= c->win_shape[k];
+        }
+        total += c->win_shape[ax];
+        n += size;
+    }
+    if (n == 0 || n > now_max) Py_RETURN_NONE;
+    shape[ax] = total;
+    Core *o = new_result(code, nd, shape, first);
+    if (o == NULL) return NULL;
+    Py_ssize_t item = item_size[code], start = 0;
+    for (Py_ssize_t j = 0; j < count; j++) {
+        Core *c = (Core *)items[j];
+        /* row by row: the last axis, one memcpy where the input's row is contiguous */
+        Py_ssize_t idx[MAXDIM] = {0}, rows = 1, inner = c->win_shape[nd - 1];
+        Py_ssize_t step = c->win_strides[nd - 1];
+        for (int k = 0; k < nd - 1; k++) rows *= c->win_shape[k];
+        const char *p = c->win_ptr;
+        char *q = o->win_ptr + start * o->win_strides[ax];
+        for (Py_ssize_t r = 0; r < rows && inner > 0; r++) {
+            if (step == item) {
+                memcpy(q, p, inner * item);
+            } else {
+                for (Py_ssize_t e = 0; e < inner; e++) memcpy(q + e * item, p + e * step, item);
+            }
+            for (int k = nd - 2; k >= 0; k--) {     /* (the next row in C order) */
+                p += c->win_strides[k];
+                q += o->win_strides[k];
+                if (++idx[k] < c->win_shape[k]) break;
+                p -= c->win_strides[k] * c->win_shape[k];
+                q -= o->win_strides[k] * c->win_shape[k];
+                idx[k] = 0;
+            }
+        }
+        start += c->win_shape[ax];
+    }
+    return (PyObject *)o;
+}
+
 /* quick_extremum(array, which): `extremum_now` (0 max, 1 min, 2 argmax, 3 argmin), or
  * None. */
 static PyObject *quick_extremum(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
@@ -2310,6 +2382,8 @@ static PyMethodDef module_methods[] = {
     {"quick_sum", quick_sum, METH_O,
      "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
+    {"concat_now", (PyCFunction)(void (*)(void))concat_now, METH_FASTCALL,
+     "concat_now(arrays, axis): small windows of one dtype joined along axis now, or None"},
     {"cast_now", (PyCFunction)(void (*)(void))cast_now, METH_FASTCALL,
      "cast_now(x, code): x converted to the dtype `code` now, or None"},
     {"quick_extremum", (PyCFunction)(void (*)(void))quick_extremum, METH_FASTCALL,

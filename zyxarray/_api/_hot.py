@@ -255,6 +255,14 @@ def cast_now(array: Any, dtype: Any) -> Any:
     return None if core is None or code is None else core.cast_now(array, code)
 
 
+def concat_now(arrays: Any, axis: Any) -> Any:
+    """``concat(arrays, axis)`` of small arrays of one dtype in the cpu device's memory,
+    joined now in C; None where the general path serves (it raises the errors)."""
+    if core is None or type(axis) is not int:
+        return None
+    return core.concat_now(arrays, axis)
+
+
 #: the full reductions ``quick_extremum`` computes, by their code in ``_hot.c``
 EXTREMA = {"max": 0, "min": 1, "argmax": 2, "argmin": 3}
 
