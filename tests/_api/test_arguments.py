@@ -61,6 +61,25 @@ def test_mixed_devices_are_refused_before_any_work(name: str) -> None:
     assert stats.get("kernels", 0) == launches
 
 
+def test_two_arrays_skip_the_argument_survey(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call with two arrays and nothing else (``logical_and(a, b)``, ``maximum``) checks
+    their devices once, without surveying its arguments for devices and array-likes (3 us
+    of a 0.5 us computation); other calls still survey them."""
+    from zyxarray._api import _arguments
+    surveyed: list[int] = []
+    survey = _arguments._devices_in
+    monkeypatch.setattr(_arguments, "_devices_in",
+                        lambda values, found: surveyed.append(1) or survey(values, found))
+    a = xp.asarray(np.array([True, False, True]))
+    b = xp.asarray(np.array([True, True, False]))
+    assert np.asarray(xp.logical_and(a, b)).tolist() == [True, False, False]
+    assert np.asarray(xp.maximum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))).tolist() \
+        == [3.0, 5.0]
+    assert surveyed == []
+    assert np.asarray(xp.logical_and(a, [True, False, True])).tolist() == [True, False, True]
+    assert surveyed == [1]
+
+
 def test_the_message_names_the_function() -> None:
     a, b = _pair()
     with pytest.raises(ValueError, match=r"^tensordot: arrays are on different devices"):

@@ -119,6 +119,31 @@ def test_mixed_dtypes_now_promote_as_the_kernels(first: str, second: str) -> Non
         np.testing.assert_array_equal(_bits(np.asarray(a - b)), _bits(want))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float64"])
+def test_clip_and_logical_functions_now_are_the_kernels(dtype: str) -> None:
+    """``clip`` with number bounds (max, then min: a bound above the other gives it, NaN
+    carries) and ``logical_and``/``or``/``xor`` of bool arrays are computed now for small
+    arrays in memory, as the kernels compute them; a bound the dtype cannot hold is
+    clamped to its range by the general path, as before."""
+    a = xp.asarray(_values(dtype, (5, 6), 11))
+    lo, hi = (-3, 7) if dtype != "uint16" else (2, 9)
+    cases = [lambda: xp.clip(a, lo, hi), lambda: xp.clip(a, None, hi), lambda: xp.clip(a, hi, lo),
+             lambda: xp.clip(a.T[::2], lo, None)]
+    if dtype.startswith("float"):
+        cases.append(lambda: xp.clip(a, -0.5, float("nan")))
+    p, q = a > 0, a.T[::-1].T < 3
+    cases += [lambda: xp.logical_and(p, q), lambda: xp.logical_or(p, q[0]),
+              lambda: np.logical_xor(p, q)]
+    for fn in cases:
+        now, kernel, launched = _now_and_kernel(fn)
+        assert launched == 0 and now.dtype == kernel.dtype
+        np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    if dtype == "int8":
+        wide, kernel, launched = _now_and_kernel(lambda: xp.clip(a, -1000, 1000))
+        assert launched == 1 and wide.dtype == np.int8      # (the general path's clamp)
+        np.testing.assert_array_equal(wide, kernel)
+
+
 def test_no_common_dtype_is_the_slow_paths_error() -> None:
     with pytest.raises(TypeError, match="uint64"):
         xp.asarray(np.array([1, 2], np.uint64)) + xp.asarray(np.array([1, 2], np.int64))

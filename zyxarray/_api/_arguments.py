@@ -204,9 +204,15 @@ def checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 2 and not kwargs and args[0].__class__ is Array and \
+                args[1].__class__ is Array:
+            # (two arrays, the next commonest call: ``logical_and(a, b)``, ``where``'s
+            # condition aside: one device test, nothing to convert)
+            if args[0]._node.device is not args[1]._node.device:
+                raise mixed_devices(name, {args[0].device, args[1].device})
         # (one array and nothing else, the commonest call, needs no check; nor does one
         # array with keywords that cannot hold arrays: ``sum(x, axis=1)``, ``astype``)
-        if len(args) != 1 or args[0].__class__ is not Array or \
+        elif len(args) != 1 or args[0].__class__ is not Array or \
                 (kwargs and not _plain_keywords(kwargs)):
             device = None       # (of the arrays among the arguments: array-likes join it)
             if len(args) + len(kwargs) > 1 or (args and type(args[0]) in (list, tuple)):

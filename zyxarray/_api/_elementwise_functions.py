@@ -643,6 +643,16 @@ def clip(x: Any, /, min: Any = None, max: Any = None, out: Any = None, *, a_min:
     if out is not None:
         from ._numpy_args import write_out
         return write_out("clip", out, clip(x, min, max))
+    if type(x) is Array and _binary_now is not None and (min is not None or max is not None) \
+            and type(min) in _CLIP_NOW and type(max) in _CLIP_NOW:
+        # (a small array in memory and number bounds: max then min, computed now in C as
+        # the kernels compute them; a bound its dtype cannot hold takes the path below)
+        result: Any = x
+        for bound, code in ((min, "maximum"), (max, "minimum")):
+            if bound is not None and result is not None:
+                result = _binary_now(result, bound, _NOW_BINARY[code])
+        if result is not None:
+            return result
     x = _require_array("clip", x)
     check("clip", x.dtype, "real-valued")
     arrays = [b for b in (min, max) if isinstance(b, Array)]
@@ -660,6 +670,9 @@ def clip(x: Any, /, min: Any = None, max: Any = None, out: Any = None, *, a_min:
             b = g.const(bound, x.dtype.np, x.device)
         out = g.alu(op, out, broadcast_node(b, shape))
     return _wrap(out)
+
+_CLIP_NOW = (int, float, type(None))
+
 
 # -- complex ----------------------------------------------------------------------------------
 def real(x: Any, /) -> Array:
@@ -783,9 +796,18 @@ def bitwise_right_shift(x1: Any, x2: Any, /) -> Array:
 def _logical(name: str, x1: Any, x2: Any, op: Op) -> Array:
     # Note: NumPy accepts numbers here (non-zero is True); the standard requires bool.
     # Python scalars count by truth value (uint8_array or -1 is True, as in NumPy).
+    if type(x1) is Array and type(x2) is Array and _binary_now is not None and \
+            x1.dtype is dt.bool and x2.dtype is dt.bool:
+        # (bool arrays in memory: the bitwise operator of 0s and 1s, computed now in C)
+        result = _binary_now(x1, x2, _NOW_BINARY[_LOGICAL_BITS[op]])
+        if result is not None:
+            return result
     x1, x2 = (builtins.bool(v) if type(v) in (int, float, complex) else v for v in (x1, x2))
     (a, b), _, _ = operands(name, x1, x2)
     return _wrap(g.alu(op, g.cast(a, np.bool_), g.cast(b, np.bool_)))
+
+
+_LOGICAL_BITS = {Op.AND: "bitwise_and", Op.OR: "bitwise_or", Op.XOR: "bitwise_xor"}
 
 
 def logical_and(x1: Any, x2: Any, /) -> Array:
