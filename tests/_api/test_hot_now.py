@@ -144,6 +144,34 @@ def test_clip_and_logical_functions_now_are_the_kernels(dtype: str) -> None:
         np.testing.assert_array_equal(wide, kernel)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint64", "float32", "float64"])
+def test_where_now_is_the_kernels(dtype: str) -> None:
+    """``where(c, x1, x2)`` of a bool condition in memory and operands of one dtype (or a
+    Python number that the dtype holds) is selected now, broadcasting all three: the
+    kernels' bits (NaN and -0.0 kept). Mixed dtypes and two numbers take the general
+    path's promotion."""
+    vals = (_values(dtype, (4, 6), 12) if dtype != "bool" else
+            np.arange(24).reshape(4, 6) % 3 == 0)
+    a, b = xp.asarray(vals), xp.asarray(vals[::-1, ::-1].copy())
+    c = xp.asarray(np.arange(24).reshape(4, 6) % 4 < 2)
+    number = {"bool": True, "float32": -0.0, "float64": float("nan")}.get(dtype, 3)
+    cases = [lambda: xp.where(c, a, b), lambda: xp.where(c[0], a, b[:, :1]),
+             lambda: xp.where(c, a, number), lambda: xp.where(c[::-1, ::-1], number, b),
+             lambda: xp.where(c[:, :1], a[0], b)]
+    if dtype == "bool":
+        cases = cases[:2] + cases[4:]
+    for fn in cases:
+        now, kernel, launched = _now_and_kernel(fn)
+        assert launched == 0 and now.dtype == kernel.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    assert xp.where(c, 1, -1).dtype == xp.int64
+    if dtype == "int16":
+        mixed = xp.where(c, a, 0.5)             # (promoted to float64 by the general path)
+        assert mixed.dtype == xp.float64
+        np.testing.assert_array_equal(np.asarray(mixed),
+                                      np.where(np.arange(24).reshape(4, 6) % 4 < 2, vals, 0.5))
+
+
 def test_no_common_dtype_is_the_slow_paths_error() -> None:
     with pytest.raises(TypeError, match="uint64"):
         xp.asarray(np.array([1, 2], np.uint64)) + xp.asarray(np.array([1, 2], np.int64))

@@ -1890,6 +1890,76 @@ static PyObject *cast_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     return (PyObject *)o;
 }
 
+/* where_now(condition, x1, x2): the elements of x1 where the bool condition holds, else
+ * of x2, all three broadcast, computed now: the condition a window on the cpu device, at
+ * least one of x1 and x2 a window, both of one dtype (or a Python number or known scalar
+ * that `operand` converts to it), the result at most `now_max` elements of 1 or more
+ * dimensions. A selection, so the kernels' bits. None where the general path serves. */
+static PyObject *where_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !enabled || Py_TYPE(args[0]) != ArrayType) Py_RETURN_NONE;
+    Core *c = (Core *)args[0];
+    if (known(c) || !now_ok(c) || c->win_code != C_BOOL) Py_RETURN_NONE;
+    Core *ops[3] = {c, NULL, NULL};
+    int code = -1;
+    for (int j = 1; j < 3; j++) {
+        PyObject *o = args[j];
+        if (Py_TYPE(o) != ArrayType || known((Core *)o)) continue;
+        Core *a = (Core *)o;
+        if (!now_ok(a) || a->device != c->device || (code >= 0 && a->win_code != code))
+            Py_RETURN_NONE;
+        code = a->win_code;
+        ops[j] = a;
+    }
+    if (code < 0) Py_RETURN_NONE;
+    char scalar[3][8];
+    for (int j = 1; j < 3; j++) {
+        Value v;
+        if (ops[j] != NULL) continue;
+        if (!operand(args[j], code, c->device, &v)) {
+            if (PyErr_Occurred()) PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        store(code, scalar[j], v);
+    }
+    int nd = 0;
+    for (int j = 0; j < 3; j++)
+        if (ops[j] != NULL && ops[j]->win_ndim > nd) nd = ops[j]->win_ndim;
+    if (nd == 0) Py_RETURN_NONE;
+    Py_ssize_t shape[MAXDIM], st[3][MAXDIM], n = 1;
+    const char *ptr[3];
+    for (int k = 0; k < nd; k++) {
+        Py_ssize_t size = 1;
+        for (int j = 0; j < 3; j++) {
+            st[j][k] = 0;
+            Core *a = ops[j];
+            if (a == NULL) continue;
+            int at = k - (nd - a->win_ndim);
+            if (at < 0 || a->win_shape[at] == 1) continue;
+            if (size != 1 && size != a->win_shape[at]) Py_RETURN_NONE;
+            size = a->win_shape[at];
+            st[j][k] = a->win_strides[at];
+        }
+        shape[k] = size;
+        n *= size;
+    }
+    if (n == 0 || n > now_max) Py_RETURN_NONE;
+    for (int j = 0; j < 3; j++) ptr[j] = ops[j] != NULL ? ops[j]->win_ptr : scalar[j];
+    Core *o = new_result(code, nd, shape, c);
+    if (o == NULL) return NULL;
+    Py_ssize_t idx[MAXDIM] = {0}, item = item_size[code];
+    char *q = o->win_ptr;
+    for (Py_ssize_t e = 0; e < n; e++, q += item) {
+        memcpy(q, *ptr[0] ? ptr[1] : ptr[2], item);
+        for (int k = nd - 1; k >= 0; k--) {         /* (the next element in C order) */
+            for (int j = 0; j < 3; j++) ptr[j] += st[j][k];
+            if (++idx[k] < shape[k]) break;
+            for (int j = 0; j < 3; j++) ptr[j] -= st[j][k] * shape[k];
+            idx[k] = 0;
+        }
+    }
+    return (PyObject *)o;
+}
+
 /* concat_now(arrays, axis): the arrays (a list or tuple of at least one) joined along
  * `axis` (an int, negative from the end) into a new array, now, where each is a window on
  * the cpu device of one dtype and rank (at least 1), equal outside `axis`, and together at
@@ -2382,6 +2452,8 @@ static PyMethodDef module_methods[] = {
     {"quick_sum", quick_sum, METH_O,
      "quick_sum(array): sum(array) of a small window, now, in the kernels' order; or None"},
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
+    {"where_now", (PyCFunction)(void (*)(void))where_now, METH_FASTCALL,
+     "where_now(condition, x1, x2): a selection of small windows now, or None"},
     {"concat_now", (PyCFunction)(void (*)(void))concat_now, METH_FASTCALL,
      "concat_now(arrays, axis): small windows of one dtype joined along axis now, or None"},
     {"cast_now", (PyCFunction)(void (*)(void))cast_now, METH_FASTCALL,

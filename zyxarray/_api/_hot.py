@@ -255,6 +255,13 @@ def cast_now(array: Any, dtype: Any) -> Any:
     return None if core is None or code is None else core.cast_now(array, code)
 
 
+def where_now(condition: Any, x1: Any, x2: Any) -> Any:
+    """``where(condition, x1, x2)`` of small arrays in the cpu device's memory (a bool
+    condition, x1 and x2 of one dtype or Python numbers), selected now in C; None where
+    the general path serves."""
+    return None if core is None else core.where_now(condition, x1, x2)
+
+
 def concat_now(arrays: Any, axis: Any) -> Any:
     """``concat(arrays, axis)`` of small arrays of one dtype in the cpu device's memory,
     joined now in C; None where the general path serves (it raises the errors)."""
