@@ -389,6 +389,8 @@ def _order_statistic_now(name: str, x: Array, rd: dt.DType, axis: Any, keepdims:
     values = _hot.host_values([x._node])
     if values is None:
         return None
+    if axis is not None:        # (the lazy path's checks and errors, not NumPy's)
+        axis = mf.normalize_axes(name, axis, x.ndim)
     import warnings
     with warnings.catch_warnings():        # (an all-NaN slice: NaN, without NumPy's warning)
         warnings.simplefilter("ignore", RuntimeWarning)
