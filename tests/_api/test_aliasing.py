@@ -165,3 +165,37 @@ def test_a_write_into_a_realized_base_reuses_its_buffer(device: str) -> None:
     assert a._node.buffer is not buffer
     assert_close(pending, [[-2.0, 1, 2, 3], [4, 5, -1, 7], [8, 9, 10, 11]])
     assert_close(row, [4.0, 5, -1, 7])
+
+
+def test_element_writes_after_a_view_was_dropped_are_stores(device: str) -> None:
+    """Once a view of an array has been taken (and let go), the array still shares its
+    storage; element writes into it go into its buffer when no pending result reads it,
+    and a view still alive sees them. The storage's test of that (``_exclusive``) counted
+    its own reference to the base's node against it when the base came last among the
+    live members, so every such write built an update and ran kernels (36 us a write)."""
+    from zyxarray._lazy import realize
+    h = np.arange(10.0)
+    x = xp.asarray(h, device=device)
+    np.asarray(x)
+    view = x[2:6]
+    del view
+    buffer = x._node.buffer
+    before = realize.stats["kernels"]
+    for i in range(8):
+        x[i] = -1.0 if i == 0 else float(i * i)
+    assert x._node.buffer is buffer              # (in place: no copy of x per write)
+    if hasattr(x._node.device, "host_array"):   # (host memory: a store, no kernel)
+        assert realize.stats["kernels"] == before
+    h[0], h[1:8] = -1.0, np.arange(1, 8.0) ** 2
+    assert_close(x, h)
+    live = x[::-1]
+    x[9] = 100.0
+    live[1] = 50.0                   # (x[8])
+    h[9], h[8] = 100.0, 50.0
+    assert_close(x, h)
+    assert_close(live, h[::-1])
+    pending = x * 1                  # (a pending result keeps the value it was made from)
+    x[0] = 7.0
+    assert_close(pending, h)
+    h[0] = 7.0
+    assert_close(x, h)
