@@ -751,6 +751,27 @@ def test_multinomial() -> None:
     assert 0.4 < z[:, 0].mean() / 10 < 0.6 and np.all(z.sum(axis=1) == 10)
 
 
+def test_a_multinomial_is_remade_with_small_results_computed_now(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the cpu device computing small results now (``_api/_hot.c``), a multinomial's
+    tree of samplers is still remade from its templates at each call (about 90 nodes made
+    in Python), not built op by op: its padded weights are small arrays in memory, and a
+    ``where`` of them selected now inside the library's own algorithm (``graph.literals``)
+    made each call's tree new (2,000 nodes a call, 6 -> 23 ms)."""
+    from zyxarray._api import _hot
+    from zyxarray._lazy import graph
+    rng = _rng(46, "cpu")
+    first = np.asarray(rng.multinomial(600, [1 / 6] * 6, size=2000))
+    assert _hot.now_max() > 0 and np.all(first.sum(axis=1) == 600)
+    made: list[str] = []
+    init = graph.Node.__init__
+    monkeypatch.setattr(graph.Node, "__init__", lambda self, *a, **k: (made.append(a[0]),
+                                                                         init(self, *a, **k))[1])
+    again = np.asarray(rng.multinomial(600, [1 / 6] * 6, size=2000))
+    assert np.all(again.sum(axis=1) == 600) and not np.array_equal(first, again)
+    assert len(made) < 300, len(made)
+
+
 def test_multivariate_hypergeometric() -> None:
     colors = [2, 3, 4]
     x = np.asarray(_rng(45, "cpu").multivariate_hypergeometric(colors, 4, N))

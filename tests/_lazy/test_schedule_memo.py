@@ -425,23 +425,27 @@ def test_a_multinomial_is_keyed_and_not_walked(device: str,
     # a tree of three binomial samplers: its numbers are literals, its attempt axes share
     # one iota, so its graph (4,500 nodes) is keyed and each call launches its memoized
     # kernels without walking it (it was built and walked at every call: 25 ms, NumPy 0.7)
+    # (and six even categories, as examples/numpy_programs/simulations.py rolls dice)
+    cases = [(60, [0.1, 0.2, 0.3, 0.15, 0.25], 50), (600, [1 / 6] * 6, 2000)]
+
     def draws() -> list[np.ndarray]:
         rng = xp.random.default_rng(8, device=device)
-        return [np.asarray(rng.multinomial(60, [0.1, 0.2, 0.3, 0.15, 0.25], size=50))
-                for _ in range(3)]
+        return [np.asarray(rng.multinomial(n, p, size=size))
+                for _ in range(3) for n, p, size in cases]
 
     want = draws()
-    one = xp.random.default_rng(8, device=device).multinomial(60, [0.1, 0.2, 0.3, 0.15,
-                                                                    0.25], size=50)
-    assert one._node.key is not None and len(one._node.leaves) <= graph.MAX_KEYED_LEAVES
+    for n, p, size in cases:
+        one = xp.random.default_rng(8, device=device).multinomial(n, p, size=size)
+        assert one._node.key is not None and len(one._node.leaves) <= graph.MAX_KEYED_LEAVES
 
     def walked(*args: object) -> None:
         raise AssertionError("the keyed graph was walked")
 
     monkeypatch.setattr(schedule, "_structure", walked)
-    for got, w in zip(draws(), want):
+    for i, (got, w) in enumerate(zip(draws(), want)):
+        n, p, size = cases[i % len(cases)]
         np.testing.assert_array_equal(got, w)
-        assert (got.sum(axis=1) == 60).all() and got.shape == (50, 5)
+        assert (got.sum(axis=1) == n).all() and got.shape == (size, len(p))
 
 
 def test_a_keyed_softmax_is_not_walked(device: str, monkeypatch: pytest.MonkeyPatch) -> None:
