@@ -615,3 +615,26 @@ def test_roll_of_memory_is_numpys_and_runs_no_kernel() -> None:
     assert realize.stats["kernels"] == before
     with pytest.raises(ValueError):
         xp.roll(a, 1, axis=2)
+
+
+def test_roll_without_an_axis_is_two_copies_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``roll(x, k)`` with no axis (a ring's neighbours each step of a loop) of a small array
+    in memory, 1-D at any step or C-contiguous, is two copies in ``_hot.c``: no node, no
+    kernel, NumPy's values for any shift; a transposed array keeps the general path."""
+    from zyxarray._lazy import graph
+    ring, grid = np.arange(90.0), np.arange(24).reshape(4, 6)
+    a, g = xp.asarray(ring), xp.asarray(grid)
+    views = [(a, ring), (a[::-3], ring[::-3]), (g, grid), (g[1:3], grid[1:3])]
+    made: list[str] = []
+    init = graph.Node.__init__
+    monkeypatch.setattr(graph.Node, "__init__", lambda self, *x, **k: (made.append(x[0]),
+                                                                         init(self, *x, **k))[1])
+    got = [xp.roll(v, s) for v, _ in views for s in (0, 1, -1, 7, 95, -200)]
+    got.append(xp.roll(a, 5, axis=0))
+    assert made == []
+    want = [np.roll(h, s) for _, h in views for s in (0, 1, -1, 7, 95, -200)]
+    want.append(np.roll(ring, 5, axis=0))
+    for x, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(x), w)
+    np.testing.assert_array_equal(np.asarray(xp.roll(g.T, 5)), np.roll(grid.T, 5))
+    assert made != []

@@ -1960,6 +1960,45 @@ static PyObject *where_now(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     return (PyObject *)o;
 }
 
+/* roll_now(x, shift): x's elements in C order shifted by `shift` (NumPy's roll with no
+ * axis), now, for a window on the cpu device of at most `now_max` elements that is 1-D
+ * (any step) or C-contiguous; None otherwise (a ring buffer's neighbours each step). */
+static PyObject *roll_now(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !enabled || Py_TYPE(args[0]) != ArrayType || !PyLong_CheckExact(args[1]))
+        Py_RETURN_NONE;
+    Core *x = (Core *)args[0];
+    if (known(x) || !now_ok(x) || x->win_ndim < 1) Py_RETURN_NONE;
+    int nd = x->win_ndim;
+    Py_ssize_t n = 1, item = item_size[x->win_code], step = x->win_strides[nd - 1];
+    for (int k = 0; k < nd; k++) n *= x->win_shape[k];
+    if (n == 0 || n > now_max) Py_RETURN_NONE;
+    if (nd > 1) {               /* (the flat order must be one step through memory) */
+        Py_ssize_t expected = item;
+        for (int k = nd - 1; k >= 0; k--) {
+            if (x->win_shape[k] != 1 && x->win_strides[k] != expected) Py_RETURN_NONE;
+            expected *= x->win_shape[k];
+        }
+        step = item;
+    }
+    int overflow = 0;
+    long long shift = PyLong_AsLongLongAndOverflow(args[1], &overflow);
+    if (overflow || (shift == -1 && PyErr_Occurred())) { PyErr_Clear(); Py_RETURN_NONE; }
+    Py_ssize_t k = (Py_ssize_t)(((shift % n) + n) % n);
+    Core *o = new_result(x->win_code, nd, x->win_shape, x);
+    if (o == NULL) return NULL;
+    char *q = o->win_ptr;
+    const char *p = x->win_ptr;
+    /* out[(i + k) % n] = x[i]: out[k:] = x[:n-k], out[:k] = x[n-k:] */
+    if (step == item) {
+        memcpy(q + k * item, p, (n - k) * item);
+        memcpy(q, p + (n - k) * item, k * item);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++)
+            memcpy(q + ((i + k) % n) * item, p + i * step, item);
+    }
+    return (PyObject *)o;
+}
+
 /* concat_now(arrays, axis): the arrays (a list or tuple of at least one) joined along
  * `axis` (an int, negative from the end) into a new array, now, where each is a window on
  * the cpu device of one dtype and rank (at least 1), equal outside `axis`, and together at
@@ -2454,6 +2493,8 @@ static PyMethodDef module_methods[] = {
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
     {"where_now", (PyCFunction)(void (*)(void))where_now, METH_FASTCALL,
      "where_now(condition, x1, x2): a selection of small windows now, or None"},
+    {"roll_now", (PyCFunction)(void (*)(void))roll_now, METH_FASTCALL,
+     "roll_now(x, shift): a small window's elements rolled in C order now, or None"},
     {"concat_now", (PyCFunction)(void (*)(void))concat_now, METH_FASTCALL,
      "concat_now(arrays, axis): small windows of one dtype joined along axis now, or None"},
     {"cast_now", (PyCFunction)(void (*)(void))cast_now, METH_FASTCALL,

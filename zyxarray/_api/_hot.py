@@ -262,6 +262,14 @@ def where_now(condition: Any, x1: Any, x2: Any) -> Any:
     return None if core is None else core.where_now(condition, x1, x2)
 
 
+def roll_now(x: Any, shift: Any) -> Any:
+    """``roll(x, shift)`` with no axis of a small array in the cpu device's memory (1-D,
+    or C-contiguous), now in C; None where the general path serves."""
+    if core is None or type(shift) is not int:
+        return None
+    return core.roll_now(x, shift)
+
+
 def concat_now(arrays: Any, axis: Any) -> Any:
     """``concat(arrays, axis)`` of small arrays of one dtype in the cpu device's memory,
     joined now in C; None where the general path serves (it raises the errors)."""

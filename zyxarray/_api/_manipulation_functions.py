@@ -435,6 +435,10 @@ def _int_list(name: str, what: str, v: Any) -> list[int]:
 
 def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     """Elements shifted along ``axis`` (flattened if None), wrapping around."""
+    if axis is None or (x.ndim == 1 and axis in (0, -1)):
+        now = _hot.roll_now(x, shift)       # (a small array in memory: two copies in C)
+        if now is not None:
+            return now
     shifts = _int_list("roll", "shift", shift)
     host = _in_cpu_memory([x]) if x.ndim else None
     if host is not None:        # (in the cpu device's memory: NumPy's one copy there)
