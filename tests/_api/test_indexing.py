@@ -354,6 +354,50 @@ def test_boolean_mask_fills_are_lazy_elementwise_kernels(device: str) -> None:
     np.testing.assert_array_equal(np.asarray(z), hz)
 
 
+def test_masked_stores_into_small_cpu_memory_are_numpys_in_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the cpu device, ``x[mask] = number`` for a small array and mask in memory that
+    no pending result reads is NumPy's masked store in place: no update node, no kernel (it was
+    a pending update and a kernel: 40 us, and 440 us a write as a loop's chain grew);
+    through a row of a matrix the matrix sees it; a pending result keeps the value it was
+    made from; a value of another kind keeps the general path."""
+    from zyxarray._lazy import graph, realize
+    h = np.random.default_rng(10).standard_normal((40, 12))
+    x = xp.asarray(h.copy())
+    rows = [row for row in x]
+    masks = [row < 0 for row in rows]
+    flat = xp.asarray(h[0].copy())
+    low = flat < -0.5
+    assert low._node.op == "BUFFER"         # (the mask computed now: its node, made now)
+    made: list[str] = []
+    init = graph.Node.__init__
+    monkeypatch.setattr(graph.Node, "__init__", lambda self, *a, **k: (made.append(a[0]),
+                                                                         init(self, *a, **k))[1])
+    before = realize.stats["kernels"]
+    flat[low] = -0.5
+    assert made == []
+    for row, m in zip(rows, masks):         # (each row made a member of x's storage first)
+        row[m] = 0.0
+    assert realize.stats["kernels"] == before
+    want = h.copy()
+    want[want < 0] = 0.0
+    np.testing.assert_array_equal(np.asarray(x), want)
+    first = h[0].copy()
+    first[first < -0.5] = -0.5
+    np.testing.assert_array_equal(np.asarray(flat), first)
+    big = xp.asarray(np.arange(6000.0))
+    later = big * 2.0                       # (pending: it keeps the value it was made from)
+    ints = xp.asarray(np.arange(10))
+    kept = ints + 0                         # (computed now: its own memory)
+    ints[ints > 6] = -1
+    np.testing.assert_array_equal(np.asarray(ints), [0, 1, 2, 3, 4, 5, 6, -1, -1, -1])
+    np.testing.assert_array_equal(np.asarray(kept), np.arange(10))
+    big[big > 10.0] = 0.0
+    np.testing.assert_array_equal(np.asarray(later), np.arange(6000.0) * 2)
+    with pytest.raises(TypeError, match="float"):    # (the general path's refusal, as before)
+        ints[ints < 0] = 2.5
+
+
 def test_a_repeated_basic_key_is_parsed_once_and_means_the_same(device: str) -> None:
     """Basic keys are remembered by shape (``_indexing._BASIC``): the same key on arrays of
     other shapes, a bad key each time it is used, keys that differ only in int vs bool or
