@@ -828,6 +828,38 @@ def test_running_extrema_accumulate(device: str) -> None:
         xp.subtract.accumulate(a)
 
 
+def test_ufunc_reduceat(device: str) -> None:
+    """``add.reduceat(a, indices)`` and the other associative ufuncs': each slice between
+    consecutive indices reduced, an index not followed by a larger one giving its element
+    alone, the last slice to the end, along any axis; NaN kept by maximum/minimum; indices
+    out of range refused naming the call."""
+    h = np.arange(8.0)
+    h[5] = np.nan
+    a = xp.asarray(h, device=device)
+    for name in ("add", "multiply", "maximum", "minimum"):
+        for idx in ([0, 4, 6], [0, 4, 1, 7], [3], [0, 0, 5]):
+            np.testing.assert_array_equal(np.asarray(getattr(xp, name).reduceat(a, idx)),
+                                          getattr(np, name).reduceat(h, idx))
+    m = np.arange(24).reshape(4, 6)
+    x = xp.asarray(m, device=device)
+    for name in ("add", "maximum", "minimum"):
+        got = getattr(xp, name).reduceat(x, [0, 2, 5], axis=1)
+        want = getattr(np, name).reduceat(m, [0, 2, 5], axis=1)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+        np.testing.assert_array_equal(np.asarray(getattr(xp, name).reduceat(x, [3, 1], axis=0)),
+                                      getattr(np, name).reduceat(m, [3, 1], axis=0))
+    b = m % 5 == 0
+    for name in ("logical_or", "logical_and"):
+        np.testing.assert_array_equal(
+            np.asarray(getattr(xp, name).reduceat(xp.asarray(b, device=device), [0, 3], 1)),
+            getattr(np, name).reduceat(b, [0, 3], axis=1))
+    with pytest.raises(IndexError, match=r"add\.reduceat: index 8"):
+        xp.add.reduceat(a, [0, 8])
+    with pytest.raises(TypeError, match=r"subtract\.reduceat"):
+        xp.subtract.reduceat(a, [0])
+
+
 def test_numpy_cross(device: str) -> None:
     """NumPy's ``cross``: axes, broadcasting, 2-element vectors (zero z component)."""
     u = np.array([[1.0, 0, 0], [0, 1, 0], [2, 3, 4]])

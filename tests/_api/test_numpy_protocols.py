@@ -30,6 +30,8 @@ def _on(device: str, h: Any = H) -> Any:
     pytest.param(lambda m, x: m.add.reduce(x, axis=1), id="add.reduce"),
     pytest.param(lambda m, x: m.maximum.reduce(x), id="maximum.reduce"),
     pytest.param(lambda m, x: m.multiply.accumulate(x, axis=1), id="multiply.accumulate"),
+    pytest.param(lambda m, x: m.maximum.accumulate(x, axis=1), id="maximum.accumulate"),
+    pytest.param(lambda m, x: m.add.reduceat(x, [0, 2], axis=1), id="add.reduceat"),
     pytest.param(lambda m, x: m.subtract.outer(x[0], x[1]), id="subtract.outer"),
     pytest.param(lambda m, x: m.sum(x, axis=0), id="sum"),
     pytest.param(lambda m, x: m.mean(x), id="mean"),
@@ -46,6 +48,25 @@ def test_numpy_functions_run_on_the_device(device: str, call: Any) -> None:
     assert isinstance(got, xp.Array), type(got)
     assert got.device == x.device
     assert_close(got, call(np, H), rtol=1e-12)
+
+
+def test_numpy_running_extrema_and_reduceat_stay_on_the_device(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``numpy.maximum.accumulate(x)`` and ``numpy.add.reduceat(x, ...)`` on a zyxarray
+    array run as zyxarray's ufunc methods, not through NumPy on host copies (a logged round
+    trip); ``numpy.subtract.accumulate``, which zyxarray lacks, still takes that trip."""
+    from zyxarray._api import _numpy_protocols
+    trips: list[str] = []
+    on_host = _numpy_protocols._on_host
+    monkeypatch.setattr(_numpy_protocols, "_on_host",
+                        lambda name, *a, **k: trips.append(name) or on_host(name, *a, **k))
+    x = _on("cpu")
+    assert_close(np.maximum.accumulate(x, axis=1), np.maximum.accumulate(H, axis=1))
+    assert_close(np.logical_or.accumulate(x > 0), np.logical_or.accumulate(H > 0))
+    assert_close(np.minimum.reduceat(x, [0, 1], axis=1), np.minimum.reduceat(H, [0, 1], axis=1))
+    assert trips == []
+    assert_close(np.subtract.accumulate(x, axis=1), np.subtract.accumulate(H, axis=1))
+    assert trips == ["numpy.subtract.accumulate"]
 
 
 def test_numpy_ufunc_out_and_where(device: str) -> None:

@@ -29,6 +29,8 @@ _SUBMODULES = ("linalg", "fft", "random")
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_and": "all", "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+#: ufuncs whose ``accumulate`` is a running extremum (``_ufunc_methods._RUNNING``)
+_RUNNING = ("maximum", "minimum", "logical_and", "logical_or")
 _RENAMED = {"true_divide": "divide", "rint": "round", "bitwise_not": "invert",
             "conjugate": "conj", "absolute": "abs"}
 
@@ -157,6 +159,16 @@ def array_ufunc(ufunc: Any, method: str, inputs: tuple[Any, ...],
             if out is not None:
                 kwargs["out"] = out[0]
             return fn(x, **kwargs)
+    if (method == "accumulate" and name in _RUNNING) or (method == "reduceat" and
+                                                          name in _REDUCE):
+        # (running extrema and segment reductions: the namespace's ufunc methods, on the
+        # device, not a round trip through NumPy)
+        fn = _lookup("numpy", name)
+        meth = getattr(fn, method, None) if fn is not None else None
+        if meth is not None:
+            if out is not None:
+                kwargs["out"] = out[0]
+            return meth(*inputs, **kwargs)
     if method == "outer" and len(inputs) == 2:
         fn = _lookup("numpy", name)
         if fn is not None and hasattr(fn, "outer"):     # (_ufunc_methods)

@@ -14,6 +14,9 @@ attaches the methods to the namespace's functions as attributes:
   and products), ``maximum`` and ``minimum`` (running extrema: a drawdown's running peak;
   NaN, as NumPy's, carries on from where it appears) and ``logical_and``/``logical_or``:
   one scan kernel along the axis, fused with what produces and reads it.
+- ``reduceat(a, indices, axis=0, dtype=None, out=None)`` for the same six: each slice
+  between consecutive indices reduced (NumPy's rules for indices that do not increase),
+  as one masked reduction.
 - ``outer(a, b, out=None)`` for every binary function.
 - the call itself takes NumPy's ufunc keywords (``_keywords``): ``out`` (also third
   positionally), ``where`` (with ``out``), ``dtype``; ``casting``, ``order``, ``subok``
@@ -118,6 +121,7 @@ def _attach(fn: Any, base: Any, name: str, uf: Any) -> None:
         fn.outer = _outer(base, name)
         fn.reduce = _reduce(name)
         fn.accumulate = _accumulate(name)
+        fn.reduceat = _reduceat(name)
 
 
 def _outer(fn: Any, name: str) -> Any:
@@ -188,6 +192,73 @@ def _accumulate(name: str) -> Any:
         return write_out(f"{name}.accumulate", out, result) if out is not None else result
     accumulate.__qualname__ = accumulate.__name__ = f"{name}.accumulate"
     return accumulate
+
+
+def _reduceat(name: str) -> Any:
+    def reduceat(a: Any, indices: Any, /, axis: int = 0, dtype: Any = None,
+                 out: Any = None) -> Array:
+        """NumPy's ``ufunc.reduceat``: along ``axis``, the reduction of each slice
+        ``a[indices[i]:indices[i + 1]]`` (the last to the end), or ``a[indices[i]]`` itself
+        where ``indices[i + 1]`` is not past it. The indices are read on the host (they
+        are what NumPy's loop walks); the slices are one masked reduction on the device,
+        each output point reducing its own range (the identity elsewhere)."""
+        where = f"{name}.reduceat"
+        if name not in _REDUCE:
+            raise TypeError(f"{where} is not provided by zyxarray (only the associative "
+                            f"ufuncs: {', '.join(_REDUCE)}); write the loop, or use NumPy on "
+                            f"the host")
+        import zyxarray as xp
+        from ._manipulation_functions import normalize_axis
+        x = as_array(a)
+        if dtype is not None:
+            x = x.astype(dtype)
+        if x.ndim == 0:
+            raise ValueError(f"{where}: a 0-d array has no axis to reduce along")
+        ax = normalize_axis(where, axis, x.ndim)
+        idx = np.asarray(_to_host(indices))
+        if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
+            raise TypeError(f"{where}: indices must be a 1-D sequence of integers, got "
+                            f"{idx.dtype} of shape {idx.shape}")
+        n = x.shape[ax]
+        bad = (idx < 0) | (idx >= n)
+        if bad.any():
+            raise IndexError(f"{where}: index {int(idx[bad][0])} is out of bounds for axis "
+                             f"{ax} with size {n}")
+        idx = idx.astype(np.int64)
+        ends = np.append(idx[1:], n)
+        ends = np.where(ends > idx, ends, idx + 1)      # (a single element where not past)
+        y = xp.moveaxis(x, ax, -1)[..., None, :]        # (..., 1, n)
+        position = xp.arange(n, device=x.device)
+        inside = (position >= xp.asarray(idx[:, None], device=x.device)) & \
+            (position < xp.asarray(ends[:, None], device=x.device))     # (m, n)
+        if name in ("logical_and", "logical_or"):
+            y = y.astype(dt.bool)
+        fill = _RUNNING_FILL[name](y.dtype)
+        picked = xp.where(inside, y, xp.asarray(fill, dtype=y.dtype, device=x.device))
+        result = getattr(xp, _REDUCE[name][0])(picked, axis=-1)
+        if result.dtype != y.dtype and name not in ("add", "multiply"):
+            result = result.astype(y.dtype)
+        result = xp.moveaxis(result, -1, ax)
+        return write_out(where, out, result) if out is not None else result
+    reduceat.__qualname__ = reduceat.__name__ = f"{name}.reduceat"
+    return reduceat
+
+
+def _extreme(dtype: Any, low: bool) -> Any:
+    """The value no element is below (``low``) or above, for ``dtype``."""
+    d = dtype.np if hasattr(dtype, "np") else np.dtype(dtype)
+    if d.kind == "f":
+        return -np.inf if low else np.inf
+    if d.kind == "b":
+        return not low
+    info = np.iinfo(d)
+    return info.min if low else info.max
+
+
+#: the value a reduceat's masked-out elements take: the ufunc's identity
+_RUNNING_FILL = {"add": lambda d: 0, "multiply": lambda d: 1,
+                 "maximum": lambda d: _extreme(d, True), "minimum": lambda d: _extreme(d, False),
+                 "logical_and": lambda d: True, "logical_or": lambda d: False}
 
 
 def _running(name: str, x: Array, axis: Any, dtype: Any) -> Array:
