@@ -208,6 +208,7 @@ def _reduceat(name: str) -> Any:
                             f"ufuncs: {', '.join(_REDUCE)}); write the loop, or use NumPy on "
                             f"the host")
         import zyxarray as xp
+
         from ._manipulation_functions import normalize_axis
         x = as_array(a)
         if dtype is not None:
