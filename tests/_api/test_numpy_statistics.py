@@ -416,6 +416,28 @@ def test_order_statistics_of_floats_in_cpu_memory_are_numpys() -> None:
     assert float(xp.median(ints)) == 4.5 and realize.stats["kernels"] > before
 
 
+def test_histogram_of_values_in_cpu_memory_is_numpys() -> None:
+    """A histogram of real values already in the cpu device's memory, with a number of
+    bins or a list of edges and no weights, is NumPy's there: no kernel, NumPy's counts,
+    edges and dtypes; weights, and values not in memory, keep the lazy path."""
+    from zyxarray._lazy import realize
+    h = np.random.default_rng(11).standard_normal((10, 30))
+    x, x32, xi = xp.asarray(h), xp.asarray(h.astype(np.float32)), xp.asarray(np.arange(40))
+    before = realize.stats["kernels"]
+    for a, host in ((x, h), (x32, h.astype(np.float32)), (xi, np.arange(40))):
+        for args, kw in (((7,), {}), ((4, (-1.0, 1)), {}), (([-2, 0, 0.5, 3],), {}),
+                         ((5,), {"density": True})):
+            counts, edges = xp.histogram(a, *args, **kw)
+            want_counts, want_edges = np.histogram(host, *args, **kw)
+            assert counts.dtype == want_counts.dtype and edges.dtype == want_edges.dtype
+            np.testing.assert_array_equal(np.asarray(counts), want_counts)
+            np.testing.assert_array_equal(np.asarray(edges), want_edges)
+    assert realize.stats["kernels"] == before
+    counts, _ = xp.histogram(x, 3, weights=xp.ones_like(x))      # (the lazy path's)
+    np.testing.assert_array_equal(np.asarray(counts), np.histogram(h, 3)[0].astype(float))
+    assert realize.stats["kernels"] > before
+
+
 # -- NaN-ignoring reductions ----------------------------------------------------------------
 
 

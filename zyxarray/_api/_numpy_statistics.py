@@ -871,6 +871,10 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
     closed; values outside the range are left out. ``density`` divides by the total and the
     bin widths (float64). Lazy unless ``bins`` is a string estimator."""
     x, w = _flat("histogram", a, weights)
+    if w is None:
+        host = _histogram_now(x, bins, range, density)
+        if host is not None:
+            return host
     edges = _edges("histogram", x, bins, range, w)
     nb = edges.shape[0] - 1
     if nb < 0:
@@ -885,6 +889,31 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
         widths = (edges[1:] - edges[:-1]).astype(f)
         counts = counts.astype(f) / widths / sf.sum(counts).astype(f)
     return counts, edges
+
+
+def _histogram_now(x: Array, bins: Any, range: Any, density: Any
+                   ) -> tuple[Array, Array] | None:
+    """``histogram`` of real values already in the cpu device's memory (at most
+    ``HOST_ORDER_MAX``), a number of bins or a list of edges, a range of numbers or None and
+    no weights, by NumPy there: its bins and counts (178 us of edges, bin indices and a
+    counting reduction before for 100 values; NumPy 25). None where the lazy path serves
+    (it raises the errors too)."""
+    number = (int, float)
+    if (x.dtype not in dt.REAL_FLOATING and x.dtype not in dt.INTEGER) or \
+            x.dtype is dt.float16 or x.size > HOST_ORDER_MAX or x.size == 0 or \
+            not (type(bins) is int or (type(bins) in (list, tuple) and
+                                        builtins.all(type(b) in number for b in bins))) or \
+            not (range is None or (type(range) in (list, tuple) and len(range) == 2 and
+                                   builtins.all(type(r) in number for r in range))):
+        return None
+    values = _hot.host_values([x._node])
+    if values is None:
+        return None
+    try:
+        counts, edges = np.histogram(values[0], bins, range, density=bool(density))
+    except (ValueError, TypeError):     # (the lazy path raises the call's own error)
+        return None
+    return _hot.wrapped(counts, x.device), _hot.wrapped(edges, x.device)
 
 
 def _wide(d: dt.DType, device: Any) -> dt.DType:
