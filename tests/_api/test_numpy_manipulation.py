@@ -170,6 +170,36 @@ def test_append(device: str) -> None:
         xp.append(xp.asarray(M, device=device), [1, 2], axis=0)
 
 
+def test_appending_numbers_in_a_loop(device: str) -> None:
+    """``a = np.append(a, x)`` with a Python number, as a loop grows a record: NumPy's
+    values and dtypes (the number is an array of its own dtype, so an int8 array with 5
+    becomes int64, a float32 one with 1.5 float64); on the cpu device a small array of the
+    number's dtype is joined in C, without a node for the join."""
+    from zyxarray._lazy import graph
+    a = xp.asarray(np.zeros(0), device=device)
+    want = np.zeros(0)
+    for i in range(6):
+        a, want = xp.append(a, i * 0.5), np.append(want, i * 0.5)
+    np.testing.assert_array_equal(np.asarray(a), want)
+    for host, value in ((np.arange(4, dtype=np.int8), 5), (np.arange(4, dtype=np.int8), 300),
+                        (np.arange(3, dtype=np.float32), 1.5), (np.arange(3), 2.5),
+                        (np.arange(3), 7)):
+        got, w = xp.append(xp.asarray(host, device=device), value), np.append(host, value)
+        assert got.dtype == w.dtype, (host.dtype, value, got.dtype)
+        np.testing.assert_array_equal(np.asarray(got), w)
+    if device == "cpu":
+        made: list[str] = []
+        init = graph.Node.__init__
+        graph.Node.__init__ = lambda self, *x, **k: (made.append(x[0]),  # type: ignore
+                                                     init(self, *x, **k))[1]
+        try:
+            longer = xp.append(a, 9.0)
+        finally:
+            graph.Node.__init__ = init          # type: ignore[method-assign]
+        assert made == ["BUFFER"]           # (the number's own array; the join is C's)
+        np.testing.assert_array_equal(np.asarray(longer), np.append(want, 9.0))
+
+
 def test_delete(device: str) -> None:
     mask = np.array([True, False, True, False])
     for obj in (1, -1, slice(None, None, 2), slice(3, 0, -2), [0, 2, 0], [], mask,
