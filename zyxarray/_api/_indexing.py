@@ -252,7 +252,9 @@ def getitem(x: Array, key: Any) -> Array:
                 one = _element_now(node, (key % size,))
                 return Array._new(one or g.index_first(node, key % size))
             return Array._view(x, g.index_first, key % size)
-    if type(key) is tuple and g.first_indexable(node):  # (``a[i, j]``: host memory, now)
+    if type(key) is tuple and key and type(key[0]) is not slice and g.first_indexable(node):
+        # (``a[i, j]``: host memory, now; a key led by a slice, a stencil's ``p[1:-1, :-2]``,
+        # names no element)
         idx = element_index(key, node.shape)
         one = _element_now(node, idx) if idx is not None else None
         if one is not None:
