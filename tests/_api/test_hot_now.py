@@ -638,3 +638,20 @@ def test_roll_without_an_axis_is_two_copies_in_c(monkeypatch: pytest.MonkeyPatch
         np.testing.assert_array_equal(np.asarray(x), w)
     np.testing.assert_array_equal(np.asarray(xp.roll(g.T, 5)), np.roll(grid.T, 5))
     assert made != []
+
+
+def test_count_nonzero_of_a_bool_array_in_memory_is_its_sum_now() -> None:
+    """``count_nonzero(mask)`` over all of a small bool array in memory is its sum computed
+    now (an int64 known scalar, no kernel); an axis, keepdims or another dtype keep the
+    reduction kernel."""
+    h = np.random.default_rng(12).standard_normal((6, 7))
+    x = xp.asarray(h)
+    for fn in (lambda: xp.count_nonzero(x > 0), lambda: xp.count_nonzero((x > 0)[2, ::3])):
+        now, kernel, launched = _now_and_kernel(fn)
+        assert launched == 0 and now.dtype == kernel.dtype == np.int64
+        assert int(now) == int(kernel)
+    assert int(xp.count_nonzero(x > 0)) == np.count_nonzero(h > 0)
+    before = realize.stats["kernels"]
+    got = xp.count_nonzero(x > 0, axis=0)
+    np.testing.assert_array_equal(np.asarray(got), np.count_nonzero(h > 0, axis=0))
+    assert realize.stats["kernels"] > before

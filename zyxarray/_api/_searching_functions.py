@@ -196,6 +196,12 @@ def argmin(x: Any, /, axis: int | None = None, out: Any = None, *,
 def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """How many elements over ``axis`` are non-zero (a fused reduction, int64)."""
     from ._statistical_functions import reduce_node
+    if axis is None and not keepdims and type(x) is Array and x.dtype is dt.bool:
+        # (``np.count_nonzero(x > 0)`` of a small bool array in memory: its sum, computed
+        # now in C as an int64 known scalar; 12 -> 1 us)
+        now = _hot.quick_sum(x)
+        if now is not None and now.dtype is dt.int64:
+            return now
     x = as_array(x)
     nonzero_ = g.cast(g.alu(Op.CMPNE, x._node, broadcast_node(
         g.const(0, x.dtype.np, x.device), x.shape), dtype=np.bool_), np.int64)
