@@ -655,3 +655,30 @@ def test_count_nonzero_of_a_bool_array_in_memory_is_its_sum_now() -> None:
     got = xp.count_nonzero(x > 0, axis=0)
     np.testing.assert_array_equal(np.asarray(got), np.count_nonzero(h > 0, axis=0))
     assert realize.stats["kernels"] > before
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float32", "float64"])
+def test_diff_of_a_1d_array_in_memory_is_computed_now(dtype: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``diff(x)`` of a small 1-D array in memory (at any step) is one subtraction loop in C
+    (the exclusive or for bools, NumPy's not_equal): the kernels' bits, no kernel and no
+    node (the general path made two slices' views, 16 us); n > 1, another axis, prepend or
+    append keep the general path."""
+    from zyxarray._lazy import graph
+    h = (_values(dtype, (30,), 13) if dtype != "bool" else np.arange(30) % 4 == 0)
+    x = xp.asarray(h)
+    made: list[str] = []
+    init = graph.Node.__init__
+    monkeypatch.setattr(graph.Node, "__init__", lambda self, *a, **k: (made.append(a[0]),
+                                                                         init(self, *a, **k))[1])
+    xp.diff(x)
+    assert made == []
+    monkeypatch.setattr(graph.Node, "__init__", init)
+    for fn in (lambda: xp.diff(x), lambda: xp.diff(x[::-2]), lambda: xp.diff(x[:2])):
+        with np.errstate(all="ignore"):
+            now, kernel, launched = _now_and_kernel(fn)
+        assert launched == 0 and now.dtype == kernel.dtype == np.dtype(dtype)
+        np.testing.assert_array_equal(_bits(now), _bits(kernel))
+    with np.errstate(all="ignore"):
+        want = np.diff(h, n=2)
+    np.testing.assert_array_equal(_bits(np.asarray(xp.diff(x, n=2))), _bits(want))

@@ -1960,6 +1960,31 @@ static PyObject *where_now(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     return (PyObject *)o;
 }
 
+/* diff_now(x): x[1:] - x[:-1] of a 1-D window on the cpu device of 2 to `now_max` + 1
+ * elements, now: the kernels' subtraction (for bools the exclusive or, NumPy's not_equal);
+ * None otherwise (the general path: other axes, n > 1, prepend/append, unsigned ints
+ * wrap there as here). */
+static PyObject *diff_now(PyObject *mod, PyObject *x_) {
+    if (!enabled || Py_TYPE(x_) != ArrayType) Py_RETURN_NONE;
+    Core *x = (Core *)x_;
+    if (known(x) || !now_ok(x) || x->win_ndim != 1) Py_RETURN_NONE;
+    Py_ssize_t n = x->win_shape[0] - 1, step = x->win_strides[0];
+    if (n < 1 || n > now_max) Py_RETURN_NONE;
+    Loop L;
+    L.nd = L.out_nd = 1;
+    L.n = n;
+    L.shape[0] = L.out_shape[0] = n;
+    L.st[0][0] = L.st[1][0] = step;
+    L.ptr[0] = x->win_ptr + step;        /* (later) */
+    L.ptr[1] = x->win_ptr;               /* (earlier) */
+    int code = x->win_code;
+    Core *o = new_result(code, 1, &n, x);
+    if (o == NULL) return NULL;
+    if (code == C_BOOL) bits_loop(OP_XOR, code, &L, o->win_ptr);
+    else arith_loop(OP_SUB, code, &L, o->win_ptr);
+    return (PyObject *)o;
+}
+
 /* roll_now(x, shift): x's elements in C order shifted by `shift` (NumPy's roll with no
  * axis), now, for a window on the cpu device of at most `now_max` elements that is 1-D
  * (any step) or C-contiguous; None otherwise (a ring buffer's neighbours each step). */
@@ -2493,6 +2518,8 @@ static PyMethodDef module_methods[] = {
     {"quick_mean", quick_mean, METH_O, "quick_mean(array): as quick_sum, the mean"},
     {"where_now", (PyCFunction)(void (*)(void))where_now, METH_FASTCALL,
      "where_now(condition, x1, x2): a selection of small windows now, or None"},
+    {"diff_now", diff_now, METH_O,
+     "diff_now(x): x[1:] - x[:-1] of a small 1-D window now, or None"},
     {"roll_now", (PyCFunction)(void (*)(void))roll_now, METH_FASTCALL,
      "roll_now(x, shift): a small window's elements rolled in C order now, or None"},
     {"concat_now", (PyCFunction)(void (*)(void))concat_now, METH_FASTCALL,

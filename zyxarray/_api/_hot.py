@@ -262,6 +262,12 @@ def where_now(condition: Any, x1: Any, x2: Any) -> Any:
     return None if core is None else core.where_now(condition, x1, x2)
 
 
+def diff_now(x: Any) -> Any:
+    """``diff(x)`` of a small 1-D array in the cpu device's memory, now in C; None where the
+    general path serves."""
+    return None if core is None else core.diff_now(x)
+
+
 def roll_now(x: Any, shift: Any) -> Any:
     """``roll(x, shift)`` with no axis of a small array in the cpu device's memory (1-D,
     or C-contiguous), now in C; None where the general path serves."""

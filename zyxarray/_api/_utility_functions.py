@@ -61,6 +61,11 @@ def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
     from ._elementwise_functions import check, logical_xor, subtract
     from ._manipulation_functions import concat, normalize_axis
     from ._numpy_args import as_array
+    if n == 1 and axis in (-1, 0) and prepend is None and append is None:
+        from . import _hot
+        now = _hot.diff_now(x)      # (a small 1-D array in memory: one loop in C)
+        if now is not None:
+            return now
     x = as_array(x)
     check("diff", x.dtype, "any")
     if x.ndim == 0:
