@@ -514,9 +514,8 @@ class Array(_hot.Base):
             # one element of an array that only this array shows (the slot, ``node``, the
             # argument): in host memory, a store (``a[i] = a[i - 1] * 0.5 + 1``, a[i, j] = v)
             idx = element_index(key, node.shape)
-            t, kind = type(value), node.dtype.kind
-            v = value if (t is float and kind in "fc") or (t is int and kind in "iufc") else (
-                value._node.arg if t is Array and value._node.op == "CONST"
+            v = value if _number_of_kind(value, node.dtype.kind) else (
+                value._node.arg if type(value) is Array and value._node.op == "CONST"
                 and value._node.dtype == node.dtype and value._node.device is node.device
                 else None)
             if idx is not None and v is not None and store_element(node, idx, v):
@@ -556,8 +555,7 @@ class Array(_hot.Base):
         general path must do it."""
         node = self._node
         idx = element_index(key, node.shape)
-        t, kind = type(value), node.dtype.kind
-        if idx is None or not ((t is float and kind in "fc") or (t is int and kind in "iufc")):
+        if idx is None or not _number_of_kind(value, node.dtype.kind):
             return False
         _realize.on_write()     # (as ``write_region`` does before its store)
         return store_element(node, idx, value)
@@ -569,11 +567,10 @@ class Array(_hot.Base):
         0] = 0``: 40 us of pending update and kernel before, NumPy 0.9); False where the
         general path must do it."""
         node = self._node
-        t, kind = type(value), node.dtype.kind
+        kind = node.dtype.kind
         if mask.shape != node.shape or mask._node.dtype.kind != "b" or \
                 node.size > _hot.now_max() or not (
-                    (t is float and kind in "fc") or (t is int and kind in "iufc") or
-                    (t is builtins.bool and kind == "b")):
+                    _number_of_kind(value, kind) or (type(value) is builtins.bool and kind == "b")):
             return False
         values = _hot.host_values([node, mask._node])
         if values is None or not values[0].flags.writeable:
@@ -1220,6 +1217,13 @@ def _load_matmul() -> Callable[[Any, Any], Any]:
 
 def _is_operand(x: Any) -> builtins.bool:
     return isinstance(x, _OPERAND_TYPES)
+
+
+def _number_of_kind(value: Any, kind: str) -> builtins.bool:
+    """Whether ``value`` is a Python float for a float array, or a Python int for a numeric
+    one (``kind``: a NumPy dtype kind): what an element store takes as it is."""
+    t = type(value)
+    return (t is float and kind in "fc") or (t is int and kind in "iufc")
 
 
 def _same_kind(src: dt.DType, dst: dt.DType) -> builtins.bool:

@@ -839,7 +839,7 @@ static PyObject *mixed_now(Core *s, Core *b, int reflected, int op, int compare)
         if (cs != s) Py_DECREF(cs);
         return NULL;
     }
-    PyObject *r = PyErr_Occurred() ? NULL : binary_now(cs, (PyObject *)cb, reflected, op, compare);
+    PyObject *r = binary_now(cs, (PyObject *)cb, reflected, op, compare);
     if (cs != s) Py_DECREF(cs);
     if (cb != b) Py_DECREF(cb);
     return r;

@@ -13,7 +13,6 @@ import numpy as np
 from .._lazy import graph as g
 from . import _dtypes as dt
 from . import _elementwise_functions as ew
-from . import _hot
 from . import _manipulation_functions as mf
 from . import _statistical_functions as sf
 from ._array_object import Array
@@ -28,9 +27,6 @@ def _arr(x: Any) -> Array:
 
 def concatenate(arrays: Any, axis: int | None = 0) -> Array:
     """NumPy's name for ``concat``."""
-    now = _hot.concat_now(arrays, axis)     # (small windows of one dtype: joined in C)
-    if now is not None:
-        return now
     return mf.concat([_arr(a) for a in arrays], axis=axis)
 
 

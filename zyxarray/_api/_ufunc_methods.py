@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .._codegen.ir import Op
+from .._codegen.ir import Op, identity
 from .._lazy import graph as g
 from . import _dtypes as dt
 from ._array_object import Array
@@ -234,32 +234,17 @@ def _reduceat(name: str) -> Any:
             (position < xp.asarray(ends[:, None], device=x.device))     # (m, n)
         if name in ("logical_and", "logical_or"):
             y = y.astype(dt.bool)
-        fill = _RUNNING_FILL[name](y.dtype)
+        fill = identity(_REDUCEAT_OPS[name], y.dtype.np)     # (masked-out elements)
         picked = xp.where(inside, y, xp.asarray(fill, dtype=y.dtype, device=x.device))
-        result = getattr(xp, _REDUCE[name][0])(picked, axis=-1)
-        if result.dtype != y.dtype and name not in ("add", "multiply"):
-            result = result.astype(y.dtype)
-        result = xp.moveaxis(result, -1, ax)
+        result = xp.moveaxis(getattr(xp, _REDUCE[name][0])(picked, axis=-1), -1, ax)
         return write_out(where, out, result) if out is not None else result
     reduceat.__qualname__ = reduceat.__name__ = f"{name}.reduceat"
     return reduceat
 
 
-def _extreme(dtype: Any, low: bool) -> Any:
-    """The value no element is below (``low``) or above, for ``dtype``."""
-    d = dtype.np if hasattr(dtype, "np") else np.dtype(dtype)
-    if d.kind == "f":
-        return -np.inf if low else np.inf
-    if d.kind == "b":
-        return not low
-    info = np.iinfo(d)
-    return info.min if low else info.max
-
-
-#: the value a reduceat's masked-out elements take: the ufunc's identity
-_RUNNING_FILL = {"add": lambda d: 0, "multiply": lambda d: 1,
-                 "maximum": lambda d: _extreme(d, True), "minimum": lambda d: _extreme(d, False),
-                 "logical_and": lambda d: True, "logical_or": lambda d: False}
+#: each reduceat's combine, whose identity its masked-out elements take
+_REDUCEAT_OPS = {"add": Op.ADD, "multiply": Op.MUL, "maximum": Op.MAX, "minimum": Op.MIN,
+                 "logical_and": Op.AND, "logical_or": Op.OR}
 
 
 def _running(name: str, x: Array, axis: Any, dtype: Any) -> Array:
